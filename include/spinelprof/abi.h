@@ -1,0 +1,83 @@
+/*===- spinelprof/abi.h - The contract between plugin and runtime -*- C -*-===*
+ *
+ * The one header that owns the ABI shared by the compile-time part (the LLVM
+ * pass plugin, which emits IR that must match this layout) and the run-time
+ * part (libspinelprof_rt.a, which defines the shadow stack and reads the
+ * descriptors). The plugin mirrors these names and numbers as constants; the
+ * lit test test/Instrumentation/abi-contract.test checks that both agree.
+ *
+ * Usable from C and C++. Bump SPINELPROF_ABI_VERSION on any layout change.
+ *===----------------------------------------------------------------------===*/
+#ifndef SPINELPROF_ABI_H
+#define SPINELPROF_ABI_H
+
+#include <stdint.h>
+
+#define SPINELPROF_ABI_VERSION 1
+
+/* Frames a shadow stack holds. Deeper pushes land in the extra sink slot at
+ * index SPINELPROF_STACK_CAPACITY (never out of bounds) and the depth keeps
+ * counting, so a reader shows them as one "[truncated]" frame. */
+#define SPINELPROF_STACK_CAPACITY 4096
+
+/* The ELF section holding every frame descriptor (a C identifier, so the
+ * linker provides __start_/__stop_ bounds). */
+#define SPINELPROF_DESCRIPTOR_SECTION "spinelprof_frames"
+
+/* The thread-local shadow stack symbol (initial-exec TLS). */
+#define SPINELPROF_STACK_SYMBOL "__spinelprof_stack"
+
+/* What a frame is. Stored in spinelprof_frame_descriptor::kind. */
+enum spinelprof_frame_kind {
+  SPINELPROF_KIND_USER = 0,      /* a Ruby method (or plain C in the program) */
+  SPINELPROF_KIND_BLOCK = 1,     /* a block, proc, lambda or fiber body */
+  SPINELPROF_KIND_RUNTIME = 2,   /* a Spinel runtime helper (from a header) */
+  SPINELPROF_KIND_GC = 3,        /* the garbage collector */
+  SPINELPROF_KIND_SYNTHETIC = 4  /* made up by spinelprof: [truncated], ... */
+};
+
+/* One per instrumented function, emitted by the plugin as a private constant
+ * in SPINELPROF_DESCRIPTOR_SECTION. Its address is what the shadow stack
+ * holds. All strings are NUL-terminated; file may be "" and line 0. */
+struct spinelprof_frame_descriptor {
+  uint32_t abi_version;   /* SPINELPROF_ABI_VERSION */
+  uint32_t kind;          /* enum spinelprof_frame_kind */
+  uint32_t line;          /* source line of the definition, 0 if unknown */
+  uint32_t flags;         /* reserved, 0 */
+  const char *name;       /* display name: "Geo::Vec#zero?" */
+  const char *c_name;     /* C symbol: "sp_Geo_Vec_zero_p" */
+  const char *file;       /* source file: "app.rb", "app.c", "" */
+};
+
+/* The per-thread shadow stack.
+ *
+ * Push (at function entry), as the plugin emits it:
+ *   d = depth;                                  plain load
+ *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
+ *   depth = d + 1;                              volatile atomic store,
+ *                                               release, singlethread scope
+ * Pop (before every return): depth = d (the value saved at entry), so a frame
+ * abandoned by longjmp heals at the caller's next return. After each call to
+ * a returns_twice function the caller re-stores its own slot and d + 1.
+ *
+ * The release store orders the slot before the depth for a signal handler on
+ * the same thread (the only reader while the thread runs). The stores are
+ * volatile so that dead-store elimination cannot delete a leaf's push. */
+struct spinelprof_shadow_stack {
+  uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */
+  uint32_t reserved;  /* 0; keeps frames 8-byte aligned */
+  const struct spinelprof_frame_descriptor
+      *frames[SPINELPROF_STACK_CAPACITY + 1];
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Defined by the runtime; every instrumented function references it. */
+extern __thread struct spinelprof_shadow_stack __spinelprof_stack
+    __attribute__((tls_model("initial-exec")));
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPINELPROF_ABI_H */

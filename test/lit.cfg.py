@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration for spinelprof. Suites by layer: Instrumentation/ (IR,
+# opt -load-pass-plugin), Runtime/ (end to end: clang -fpass-plugin, run,
+# FileCheck the profile), tools/ (spinel-prof commands). Inputs/ holds
+# helper files and is not searched for tests.
+import os
+import lit.formats
+
+config.name = 'spinelprof'
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = ['.ll', '.c', '.test']
+config.excludes = ['Inputs']
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.spinelprof_obj_root, 'test')
+
+# The programs the tests run see a clean profiler environment.
+for var in list(os.environ):
+    if var.startswith('SPINEL_PROFILE') or var.startswith('SPINELPROF'):
+        config.environment.pop(var, None)
+config.environment['LC_ALL'] = 'C'
+config.environment['PATH'] = os.pathsep.join(
+    [config.llvm_tools_dir, config.spinelprof_bin_dir, os.environ.get('PATH', '')])
+
+lib = config.spinelprof_lib_dir
+config.substitutions.append(('%plugin', os.path.join(lib, 'SpinelProf.so')))
+config.substitutions.append(('%rtlib', os.path.join(lib, 'libspinelprof_rt.a')))
+config.substitutions.append(('%spinel-prof', os.path.join(config.spinelprof_bin_dir, 'spinel-prof')))
+config.substitutions.append(('%clang_prof', '%s -fpass-plugin=%s -gline-tables-only -I%s' % (
+    config.clang, os.path.join(lib, 'SpinelProf.so'), config.spinelprof_include_dir)))
+config.substitutions.append(('%clang', config.clang))
+config.substitutions.append(('%opt', os.path.join(config.llvm_tools_dir, 'opt')))
+config.substitutions.append(('%include', config.spinelprof_include_dir))
+config.substitutions.append(('%examples', os.path.join(config.spinelprof_src_root, 'examples')))
+config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
+config.substitutions.append(('%python', config.python_executable))
+
+config.available_features.add('llvm-%d' % config.llvm_version_major)
+if os.environ.get('SPINEL_HOME'):
+    config.available_features.add('spinel')
