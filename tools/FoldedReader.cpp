@@ -1,0 +1,133 @@
+//===- FoldedReader.cpp - Reads folded stacks into a Profile --------------===//
+#include "FoldedReader.h"
+#include "FileIO.h"
+#include "ToolError.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace spinelprof {
+
+std::string decodeFoldedName(std::string_view Escaped) {
+  std::string Name;
+  Name.reserve(Escaped.size());
+  for (size_t I = 0; I < Escaped.size(); ++I) {
+    if (Escaped[I] == '%' && I + 2 < Escaped.size()) {
+      std::string_view Code = Escaped.substr(I + 1, 2);
+      char Decoded = 0;
+      if (Code == "25")
+        Decoded = '%';
+      else if (Code == "3B")
+        Decoded = ';';
+      else if (Code == "0A")
+        Decoded = '\n';
+      else if (Code == "0D")
+        Decoded = '\r';
+      if (Decoded) {
+        Name += Decoded;
+        I += 2;
+        continue;
+      }
+    }
+    Name += Escaped[I];
+  }
+  return Name;
+}
+
+namespace {
+
+bool isBlank(std::string_view Line) {
+  return Line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// Parses the count field: digits only, so "-3", "+3", "3.5" and "0x3" are
+// all rejected with a message that says which problem it is.
+uint64_t parseCount(std::string_view Field, const std::string &Where) {
+  if (Field.empty())
+    throw InputError(Where + ": missing sample count after the last space");
+  if (Field[0] == '-' && Field.size() > 1 &&
+      Field.find_first_not_of("0123456789", 1) == std::string_view::npos)
+    throw InputError(fmt::format("{}: sample count '{}' is negative", Where, Field));
+  uint64_t Value = 0;
+  for (char C : Field) {
+    if (C < '0' || C > '9')
+      throw InputError(fmt::format(
+          "{}: sample count '{}' is not a non-negative integer", Where, Field));
+    unsigned Digit = static_cast<unsigned>(C - '0');
+    if (Value > (std::numeric_limits<uint64_t>::max() - Digit) / 10)
+      throw InputError(fmt::format("{}: sample count '{}' is too large", Where, Field));
+    Value = Value * 10 + Digit;
+  }
+  return Value;
+}
+
+} // namespace
+
+Profile parseFoldedText(std::string_view Text, const std::string &Path) {
+  Profile Result;
+  Result.SourcePath = Path;
+  std::unordered_map<std::string, uint32_t> FrameIndex;
+  std::map<std::vector<uint32_t>, size_t> SampleIndex;
+
+  size_t LineNumber = 0;
+  while (!Text.empty()) {
+    ++LineNumber;
+    size_t End = Text.find('\n');
+    std::string_view Line = Text.substr(0, End);
+    Text.remove_prefix(End == std::string_view::npos ? Text.size() : End + 1);
+    // Tolerate CRLF files; a carriage return inside a name is escaped.
+    if (!Line.empty() && Line.back() == '\r')
+      Line.remove_suffix(1);
+    if (isBlank(Line))
+      continue;
+
+    std::string Where = fmt::format("{}:{}", Path, LineNumber);
+    size_t LastSpace = Line.rfind(' ');
+    if (LastSpace == std::string_view::npos)
+      throw InputError(Where + ": no sample count (expected 'STACK COUNT')");
+    uint64_t Count = parseCount(Line.substr(LastSpace + 1), Where);
+    std::string_view StackText = Line.substr(0, LastSpace);
+    // Some writers pad before the count; the stack itself keeps its spaces.
+    while (!StackText.empty() && (StackText.back() == ' ' || StackText.back() == '\t'))
+      StackText.remove_suffix(1);
+    if (StackText.empty())
+      throw InputError(Where + ": empty stack before the sample count");
+
+    std::vector<uint32_t> Stack;
+    for (;;) {
+      size_t Semi = StackText.find(';');
+      std::string Name = decodeFoldedName(StackText.substr(0, Semi));
+      auto [It, Inserted] =
+          FrameIndex.try_emplace(Name, static_cast<uint32_t>(Result.Frames.size()));
+      if (Inserted) {
+        Frame F;
+        F.Name = std::move(Name);
+        Result.Frames.push_back(std::move(F));
+      }
+      Stack.push_back(It->second);
+      if (Semi == std::string_view::npos)
+        break;
+      StackText.remove_prefix(Semi + 1);
+    }
+
+    auto [It, Inserted] = SampleIndex.try_emplace(Stack, Result.Samples.size());
+    if (Inserted) {
+      Sample S;
+      S.Stack = std::move(Stack);
+      S.Count = Count;
+      Result.Samples.push_back(std::move(S));
+    } else {
+      Result.Samples[It->second].Count += Count;
+    }
+  }
+  return Result;
+}
+
+Profile readFoldedFile(const std::string &Path) {
+  return parseFoldedText(readWholeFile(Path), Path);
+}
+
+} // namespace spinelprof

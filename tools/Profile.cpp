@@ -1,0 +1,40 @@
+//===- Profile.cpp - The in-memory profile every command reads ------------===//
+#include "Profile.h"
+
+namespace spinelprof {
+
+namespace {
+struct KindSpelling {
+  FrameKind Kind;
+  std::string_view Name;
+};
+// The .sprof spellings, in the order of enum spinelprof_frame_kind.
+constexpr KindSpelling KindSpellings[] = {
+    {FrameKind::User, "user"},       {FrameKind::Block, "block"},
+    {FrameKind::Runtime, "runtime"}, {FrameKind::GC, "gc"},
+    {FrameKind::Synthetic, "synthetic"},
+};
+} // namespace
+
+std::string_view frameKindName(FrameKind Kind) {
+  for (const KindSpelling &S : KindSpellings)
+    if (S.Kind == Kind)
+      return S.Name;
+  return "-";
+}
+
+std::optional<FrameKind> parseFrameKind(std::string_view Name) {
+  for (const KindSpelling &S : KindSpellings)
+    if (S.Name == Name)
+      return S.Kind;
+  return std::nullopt;
+}
+
+uint64_t Profile::totalCount() const {
+  uint64_t Total = 0;
+  for (const Sample &S : Samples)
+    Total += S.Count;
+  return Total;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,93 @@
+//===- Profile.h - The in-memory profile every command reads ----*- C++ -*-===//
+//
+// One model for both inputs (docs/formats.md): a .sprof fills everything, a
+// plain folded file fills names and counts only. Later commands (flamegraph,
+// convert, diff, merge) take a Profile too, so the model keeps what the
+// .sprof carries — per-frame kind and location, per-sample thread and weight
+// — even where `report` does not print it yet.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_TOOLS_PROFILE_H
+#define SPINELPROF_TOOLS_PROFILE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spinelprof {
+
+/// What a frame is; mirrors enum spinelprof_frame_kind in abi.h, plus
+/// Unknown for frames read from a plain folded file.
+enum class FrameKind { Unknown, User, Block, Runtime, GC, Synthetic };
+
+/// The spelling used in .sprof files ("user", "gc", ...); "-" for Unknown.
+std::string_view frameKindName(FrameKind Kind);
+
+/// Parses a .sprof kind string; std::nullopt if it is not one of the five.
+std::optional<FrameKind> parseFrameKind(std::string_view Name);
+
+/// One function (or synthetic frame) that appears in some sample.
+struct Frame {
+  std::string Name;  ///< Display name: "Geo::Vec#zero?".
+  std::string CName; ///< C symbol, "" when unknown.
+  FrameKind Kind = FrameKind::Unknown;
+  std::string File;  ///< Definition site, "" when unknown.
+  uint32_t Line = 0; ///< 0 when unknown.
+};
+
+/// Thread id used for samples whose thread is unknown (folded input).
+inline constexpr int64_t UnknownThread = -1;
+
+/// Samples that share one (thread, stack).
+struct Sample {
+  int64_t Thread = UnknownThread;
+  std::vector<uint32_t> Stack; ///< Indexes into Profile::Frames, root first.
+  uint64_t Count = 0;          ///< Number of samples.
+  std::optional<uint64_t> WeightNs; ///< CPU (or wall) time they stand for.
+};
+
+struct ThreadInfo {
+  int64_t Tid = 0;
+  std::string Name;
+};
+
+/// Run metadata from a .sprof; every field is optional because a folded file
+/// has none and a future writer may leave some out.
+struct ProfileMetadata {
+  std::vector<std::string> Command;
+  std::optional<int64_t> Pid;
+  std::optional<std::string> StartTime;
+  std::optional<uint64_t> DurationNs;
+  std::optional<uint64_t> CpuTimeNs;
+  std::optional<std::string> Mode;
+  std::optional<std::string> Timer;
+  std::optional<double> RequestedHz;
+  std::optional<double> AchievedHz;
+  std::optional<uint64_t> SampleCount;
+  std::optional<uint64_t> Dropped;
+  std::optional<uint64_t> Truncated;
+  std::optional<std::string> FoldedPath;
+  std::optional<std::string> FoldedUnit;
+  std::optional<uint64_t> FoldedBytes;
+};
+
+/// A whole profile.
+struct Profile {
+  /// The file the samples came from, for messages and report headers.
+  std::string SourcePath;
+  /// True when read from a .sprof (metadata, kinds, threads are meaningful).
+  bool SelfDescribing = false;
+  ProfileMetadata Metadata;
+  std::vector<Frame> Frames;
+  std::vector<ThreadInfo> Threads;
+  std::vector<Sample> Samples;
+
+  /// Sum of Sample::Count over all samples.
+  uint64_t totalCount() const;
+};
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_TOOLS_PROFILE_H

@@ -1,0 +1,60 @@
+//===- ProfileInput.cpp - Opens whatever PROFILE a command is given -------===//
+#include "ProfileInput.h"
+#include "FileIO.h"
+#include "FoldedReader.h"
+#include "SprofReader.h"
+#include "ToolError.h"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+
+namespace spinelprof {
+
+namespace {
+bool endsWith(std::string_view S, std::string_view Suffix) {
+  return S.size() >= Suffix.size() && S.substr(S.size() - Suffix.size()) == Suffix;
+}
+} // namespace
+
+std::string sprofPathForFolded(const std::string &FoldedPath) {
+  constexpr std::string_view FoldedSuffix = ".folded";
+  if (endsWith(FoldedPath, FoldedSuffix))
+    return FoldedPath.substr(0, FoldedPath.size() - FoldedSuffix.size()) + ".sprof";
+  return FoldedPath + ".sprof";
+}
+
+Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
+  if (endsWith(Path, ".sprof"))
+    return readSprofFile(Path);
+  // `perf script | stackcollapse-perf.pl | spinel-prof report -`
+  if (Path == "-")
+    return parseFoldedText(readWholeFile("/dev/stdin"), "<stdin>");
+
+  // Read the folded file first: it is what was asked for, so its own errors
+  // (missing, unreadable, malformed) come before anything about the .sprof.
+  std::string FoldedText = readWholeFile(Path);
+  Profile Folded = parseFoldedText(FoldedText, Path);
+
+  std::string SprofPath = sprofPathForFolded(Path);
+  struct stat St;
+  if (::stat(SprofPath.c_str(), &St) != 0)
+    return Folded;
+
+  try {
+    Profile Described = readSprofFile(SprofPath);
+    const std::optional<uint64_t> &Bytes = Described.Metadata.FoldedBytes;
+    if (Bytes && *Bytes == FoldedText.size())
+      return Described;
+    Warn(fmt::format("{} does not match {} (it describes a {} folded file, this one "
+                     "has {} bytes); using the folded stacks alone",
+                     SprofPath, Path,
+                     Bytes ? fmt::format("{}-byte", *Bytes) : std::string("different"),
+                     FoldedText.size()));
+  } catch (const InputError &E) {
+    Warn(fmt::format("ignoring {}; using the folded stacks alone", E.what()));
+  }
+  return Folded;
+}
+
+} // namespace spinelprof

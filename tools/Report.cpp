@@ -1,0 +1,230 @@
+//===- Report.cpp - The top table of frames by self and total -------------===//
+#include "Report.h"
+#include "ShellQuote.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace spinelprof {
+
+std::vector<FrameCost> computeFrameCosts(const Profile &P) {
+  std::vector<FrameCost> Costs(P.Frames.size());
+  for (uint32_t I = 0; I < Costs.size(); ++I)
+    Costs[I].FrameIndex = I;
+  // LastSeen[F] == sample number + 1 marks F as already counted in this
+  // stack, so recursion adds to total once; no per-stack set needed.
+  std::vector<size_t> LastSeen(P.Frames.size(), 0);
+  for (size_t N = 0; N < P.Samples.size(); ++N) {
+    const Sample &S = P.Samples[N];
+    if (S.Stack.empty())
+      continue;
+    Costs[S.Stack.back()].Self += S.Count;
+    for (uint32_t F : S.Stack) {
+      if (LastSeen[F] == N + 1)
+        continue;
+      LastSeen[F] = N + 1;
+      Costs[F].Total += S.Count;
+    }
+  }
+  // A frame listed in the profile but in no sample has nothing to report.
+  Costs.erase(std::remove_if(Costs.begin(), Costs.end(),
+                             [](const FrameCost &C) { return C.Total == 0; }),
+              Costs.end());
+  return Costs;
+}
+
+size_t displayWidth(const std::string &Text) {
+  size_t Width = 0;
+  for (unsigned char C : Text)
+    if ((C & 0xC0) != 0x80) // not a UTF-8 continuation byte
+      ++Width;
+  return Width;
+}
+
+std::string displayName(const std::string &Name, size_t MaxWidth) {
+  std::string Safe;
+  for (unsigned char C : Name) {
+    if (C < 0x20 || C == 0x7F)
+      Safe += fmt::format("%{:02X}", C);
+    else
+      Safe += static_cast<char>(C);
+  }
+  if (MaxWidth < 4 || displayWidth(Safe) <= MaxWidth) // too narrow to cut
+    return Safe;
+  // Cut on a code point boundary, leaving room for the ellipsis.
+  size_t Keep = MaxWidth - 3, Seen = 0, Cut = 0;
+  for (; Cut < Safe.size(); ++Cut) {
+    if ((static_cast<unsigned char>(Safe[Cut]) & 0xC0) != 0x80) {
+      if (Seen == Keep)
+        break;
+      ++Seen;
+    }
+  }
+  return Safe.substr(0, Cut) + "...";
+}
+
+namespace {
+
+std::string padRight(const std::string &Text, size_t Width) {
+  size_t W = displayWidth(Text);
+  return W >= Width ? Text : Text + std::string(Width - W, ' ');
+}
+
+std::string padLeft(const std::string &Text, size_t Width) {
+  size_t W = displayWidth(Text);
+  return W >= Width ? Text : std::string(Width - W, ' ') + Text;
+}
+
+std::string percent(uint64_t Part, uint64_t Whole) {
+  double P = Whole ? 100.0 * static_cast<double>(Part) / static_cast<double>(Whole) : 0.0;
+  return fmt::format("{:.2f}%", P);
+}
+
+std::string seconds(uint64_t Ns) { return fmt::format("{:.3f} s", Ns / 1e9); }
+
+std::string hertz(double Hz) {
+  if (std::floor(Hz) == Hz && std::fabs(Hz) < 1e15)
+    return fmt::format("{} Hz", static_cast<int64_t>(Hz));
+  return fmt::format("{:.1f} Hz", Hz);
+}
+
+void renderHeader(const Profile &P, std::string &Out) {
+  const ProfileMetadata &M = P.Metadata;
+  auto Line = [&Out](const char *Label, const std::string &Value) {
+    Out += fmt::format("{:<10}{}\n", Label, displayName(Value, 0));
+  };
+  Line("Profile:", P.SelfDescribing ? P.SourcePath
+                                    : P.SourcePath + " (folded stacks, no metadata)");
+  if (!M.Command.empty()) {
+    Line("Command:", shellJoin(M.Command));
+  }
+  if (M.StartTime || M.Pid)
+    Line("Started:", M.StartTime.value_or("?") +
+                         (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
+  if (M.DurationNs || M.CpuTimeNs) {
+    std::string Duration;
+    if (M.DurationNs)
+      Duration = seconds(*M.DurationNs) + " wall";
+    if (M.CpuTimeNs)
+      Duration += (Duration.empty() ? "" : ", ") + seconds(*M.CpuTimeNs) + " CPU";
+    Line("Duration:", Duration);
+  }
+  if (M.Mode || M.Timer) {
+    std::string Mode = M.Mode.value_or("?");
+    if (M.Timer)
+      Mode += " (" + *M.Timer + ")";
+    Line("Mode:", Mode);
+  }
+  if (M.RequestedHz || M.AchievedHz) {
+    std::string Rate;
+    if (M.RequestedHz)
+      Rate = hertz(*M.RequestedHz) + " requested";
+    if (M.AchievedHz)
+      Rate += (Rate.empty() ? "" : ", ") + hertz(*M.AchievedHz) + " achieved";
+    Line("Rate:", Rate);
+  }
+  uint64_t Total = M.SampleCount.value_or(P.totalCount());
+  std::string Samples = fmt::format("{}", Total);
+  if (M.FoldedUnit && *M.FoldedUnit != "samples")
+    Samples += fmt::format(" (folded unit: {})", *M.FoldedUnit);
+  if (M.Dropped || M.Truncated)
+    Samples += fmt::format(" (dropped {}, truncated {})", M.Dropped.value_or(0),
+                           M.Truncated.value_or(0));
+  if (!P.SelfDescribing)
+    Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
+  Line("Samples:", Samples);
+  if (!P.Threads.empty()) {
+    std::string Threads = fmt::format("{}", P.Threads.size());
+    if (P.Threads.size() <= 4) {
+      std::string List;
+      for (const ThreadInfo &T : P.Threads)
+        List += fmt::format("{}{}{}", List.empty() ? "" : ", ", T.Tid,
+                            T.Name.empty() ? "" : " " + T.Name);
+      Threads += " (" + List + ")";
+    }
+    Line("Threads:", Threads);
+  }
+}
+
+std::string location(const Frame &F) {
+  if (F.File.empty())
+    return F.Line ? fmt::format("?:{}", F.Line) : std::string();
+  return F.Line ? fmt::format("{}:{}", F.File, F.Line) : F.File;
+}
+
+} // namespace
+
+std::string renderReport(const Profile &P, const ReportOptions &Options) {
+  std::string Out;
+  renderHeader(P, Out);
+  Out += '\n';
+
+  std::vector<FrameCost> Costs = computeFrameCosts(P);
+  if (Costs.empty()) {
+    // A run too short for one sample still gets a readable answer.
+    Out += "(no samples)\n";
+    return Out;
+  }
+  auto NameOf = [&P](const FrameCost &C) -> const std::string & {
+    return P.Frames[C.FrameIndex].Name;
+  };
+  bool BySelf = Options.Order == ReportOrder::BySelf;
+  std::sort(Costs.begin(), Costs.end(), [&](const FrameCost &A, const FrameCost &B) {
+    uint64_t A1 = BySelf ? A.Self : A.Total, B1 = BySelf ? B.Self : B.Total;
+    uint64_t A2 = BySelf ? A.Total : A.Self, B2 = BySelf ? B.Total : B.Self;
+    if (A1 != B1)
+      return A1 > B1;
+    if (A2 != B2)
+      return A2 > B2;
+    if (NameOf(A) != NameOf(B))
+      return NameOf(A) < NameOf(B);
+    return A.FrameIndex < B.FrameIndex; // same name, e.g. two static functions
+  });
+  size_t Shown = Options.Top == 0 ? Costs.size() : std::min(Options.Top, Costs.size());
+  uint64_t Whole = P.totalCount();
+
+  struct Row {
+    std::string Rank, SelfPct, Self, TotalPct, Total, Kind, Name, Location;
+  };
+  std::vector<Row> Rows;
+  Rows.push_back({"rank", "self%", "self", "total%", "total", "kind", "name", "location"});
+  bool AnyKind = false, AnyLocation = false;
+  for (size_t I = 0; I < Shown; ++I) {
+    const FrameCost &C = Costs[I];
+    const Frame &F = P.Frames[C.FrameIndex];
+    Rows.push_back({fmt::format("{}", I + 1), percent(C.Self, Whole), fmt::format("{}", C.Self),
+                    percent(C.Total, Whole), fmt::format("{}", C.Total),
+                    std::string(frameKindName(F.Kind)), displayName(F.Name, Options.MaxNameWidth),
+                    displayName(location(F), 0)});
+    AnyKind |= F.Kind != FrameKind::Unknown;
+    AnyLocation |= !Rows.back().Location.empty();
+  }
+
+  // Columns only as wide as their widest cell; kind and location are left
+  // out entirely when the input (a plain folded file) cannot know them.
+  size_t W[8] = {};
+  for (const Row &R : Rows) {
+    const std::string *Cells[8] = {&R.Rank, &R.SelfPct, &R.Self, &R.TotalPct,
+                                   &R.Total, &R.Kind, &R.Name, &R.Location};
+    for (size_t K = 0; K < 8; ++K)
+      W[K] = std::max(W[K], displayWidth(*Cells[K]));
+  }
+  for (const Row &R : Rows) {
+    std::string Line = padLeft(R.Rank, W[0]) + "  " + padLeft(R.SelfPct, W[1]) + "  " +
+                       padLeft(R.Self, W[2]) + "  " + padLeft(R.TotalPct, W[3]) + "  " +
+                       padLeft(R.Total, W[4]);
+    if (AnyKind)
+      Line += "  " + padRight(R.Kind, W[5]);
+    Line += "  " + (AnyLocation ? padRight(R.Name, W[6]) + "  " + R.Location : R.Name);
+    while (!Line.empty() && Line.back() == ' ')
+      Line.pop_back();
+    Out += Line + '\n';
+  }
+  if (Shown < Costs.size())
+    Out += fmt::format("\n({} of {} frames shown; --top 0 shows all)\n", Shown, Costs.size());
+  return Out;
+}
+
+} // namespace spinelprof
