@@ -1,0 +1,453 @@
+//===- SpinelProfPass.cpp - Shadow-stack instrumentation for Spinel C -----===//
+//
+// For each function the frame policy selects:
+//
+//   entry:   %stack = threadlocal.address(@__spinelprof_stack)
+//            %d     = load depth
+//            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
+//                                                          ; is the sink
+//            store volatile @descriptor, frames[%i]
+//            store atomic volatile %d + 1, depth  release, singlethread
+//   exits:   store atomic volatile %d, depth       (before ret / resume, or
+//                                                   before a musttail call)
+//   after a returns_twice call: the entry's slot store and depth store again
+//
+// Restoring the depth saved at entry, rather than decrementing, heals the
+// frames that a longjmp skipped at the next return. The stores are volatile
+// because a signal handler reads them and nothing in the IR says so; without
+// it dead-store elimination deletes a leaf function's push.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpinelProfPass.h"
+
+#include "FramePolicy.h"
+#include "SpinelNames.h"
+#include "SymbolMap.h"
+
+#include "spinelprof/abi.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstddef>
+#include <cstdlib>
+#include <optional>
+
+using namespace llvm;
+using namespace spinelprof;
+
+// Mirrored from include/spinelprof/abi.h, the one owner of these values.
+static const char DescriptorSection[] = SPINELPROF_DESCRIPTOR_SECTION;
+static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
+static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
+static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
+
+//===----------------------------------------------------------------------===//
+// The IR layout of the ABI structs, checked against abi.h at build time.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A field of an IR struct the pass builds. The types are built from the
+/// lists below, and the static_asserts prove the lists describe abi.h's
+/// structs, so a change on either side fails the plugin's build.
+enum class IRField { I32, Ptr };
+
+constexpr IRField DescriptorFields[] = {IRField::I32, IRField::I32,
+                                        IRField::I32, IRField::I32,
+                                        IRField::Ptr, IRField::Ptr,
+                                        IRField::Ptr};
+/// {depth, reserved, frames[CAPACITY + 1]}; the last entry is the array's
+/// element type.
+constexpr IRField ShadowStackFields[] = {IRField::I32, IRField::I32,
+                                         IRField::Ptr};
+
+enum DescriptorField : unsigned {
+  DescAbiVersion,
+  DescKind,
+  DescLine,
+  DescFlags,
+  DescName,
+  DescCName,
+  DescFile
+};
+enum ShadowStackField : unsigned { StackDepth, StackReserved, StackFrames };
+
+constexpr size_t fieldSize(IRField F) {
+  return F == IRField::I32 ? sizeof(uint32_t) : sizeof(void *);
+}
+
+/// The offset of field \p Index under the natural alignment LLVM's default
+/// data layouts give i32 and ptr on the host.
+constexpr size_t fieldOffset(const IRField *Fields, size_t Index) {
+  size_t Offset = 0;
+  for (size_t I = 0;; ++I) {
+    size_t Size = fieldSize(Fields[I]);
+    Offset = (Offset + Size - 1) / Size * Size;
+    if (I == Index)
+      return Offset;
+    Offset += Size;
+  }
+}
+
+using Descriptor = spinelprof_frame_descriptor;
+static_assert(std::size(DescriptorFields) == DescFile + 1);
+static_assert(fieldOffset(DescriptorFields, DescAbiVersion) ==
+              offsetof(Descriptor, abi_version));
+static_assert(fieldOffset(DescriptorFields, DescKind) ==
+              offsetof(Descriptor, kind));
+static_assert(fieldOffset(DescriptorFields, DescLine) ==
+              offsetof(Descriptor, line));
+static_assert(fieldOffset(DescriptorFields, DescFlags) ==
+              offsetof(Descriptor, flags));
+static_assert(fieldOffset(DescriptorFields, DescName) ==
+              offsetof(Descriptor, name));
+static_assert(fieldOffset(DescriptorFields, DescCName) ==
+              offsetof(Descriptor, c_name));
+static_assert(fieldOffset(DescriptorFields, DescFile) ==
+              offsetof(Descriptor, file));
+static_assert(fieldOffset(DescriptorFields, DescFile) + sizeof(void *) ==
+              sizeof(Descriptor));
+
+using ShadowStack = spinelprof_shadow_stack;
+static_assert(std::size(ShadowStackFields) == StackFrames + 1);
+static_assert(fieldOffset(ShadowStackFields, StackDepth) ==
+              offsetof(ShadowStack, depth));
+static_assert(fieldOffset(ShadowStackFields, StackReserved) ==
+              offsetof(ShadowStack, reserved));
+static_assert(fieldOffset(ShadowStackFields, StackFrames) ==
+              offsetof(ShadowStack, frames));
+static_assert(sizeof(ShadowStack) ==
+              offsetof(ShadowStack, frames) +
+                  (StackCapacity + 1) * sizeof(void *));
+static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
+// The pass addresses the depth as the stack's own address.
+static_assert(StackDepth == 0 && offsetof(ShadowStack, depth) == 0);
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string> ClInclude(
+    "spinelprof-include",
+    cl::desc("Give frames only to functions whose C name matches this POSIX "
+             "extended regular expression (whole name); also "
+             "SPINEL_PROFILE_INCLUDE"));
+static cl::opt<std::string> ClExclude(
+    "spinelprof-exclude",
+    cl::desc("Give no frame to functions whose C name matches this POSIX "
+             "extended regular expression (whole name); wins over include; "
+             "also SPINEL_PROFILE_EXCLUDE"));
+static cl::opt<std::string> ClSymbols(
+    "spinelprof-symbols",
+    cl::desc("Spinel symbol map (JSON, C symbol to Ruby name) whose names win "
+             "over the naming rules; also SPINEL_PROFILE_SYMBOLS"));
+
+namespace {
+
+/// Everything the pass is told, from the command line or the environment.
+struct SpinelProfOptions {
+  FramePolicyOptions Policy;
+  OptionValue Symbols; // The map's path.
+};
+
+/// The option's value when given on the command line, else the environment
+/// variable's, else empty.
+OptionValue pickOption(const cl::opt<std::string> &Cl, const char *EnvName) {
+  if (Cl.getNumOccurrences())
+    return {Cl.getValue(), ("-" + Cl.ArgStr).str()};
+  if (const char *Env = std::getenv(EnvName))
+    return {Env, EnvName};
+  return {};
+}
+
+/// Merges command-line options and environment; -mllvm options win.
+SpinelProfOptions readOptions() {
+  SpinelProfOptions Options;
+  Options.Policy.Include = pickOption(ClInclude, "SPINEL_PROFILE_INCLUDE");
+  Options.Policy.Exclude = pickOption(ClExclude, "SPINEL_PROFILE_EXCLUDE");
+  Options.Symbols = pickOption(ClSymbols, "SPINEL_PROFILE_SYMBOLS");
+  return Options;
+}
+
+/// True for a call that can return twice: returns_twice on the call or the
+/// callee, or a callee known by name (a hand-written declaration may lack
+/// the attribute that clang gives the well-known ones).
+bool isReturnsTwiceCall(const CallBase &Call) {
+  if (Call.hasFnAttr(Attribute::ReturnsTwice))
+    return true;
+  const auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+  if (!Callee)
+    return false;
+  static const StringRef Names[] = {"setjmp",      "_setjmp", "sigsetjmp",
+                                    "__sigsetjmp", "savectx", "vfork",
+                                    "getcontext",  "qsetjmp"};
+  return is_contained(Names, Callee->getName());
+}
+
+//===----------------------------------------------------------------------===//
+// The worker
+//===----------------------------------------------------------------------===//
+
+/// Instruments one module: holds the IR types, the shadow-stack global and
+/// the interned strings for the duration of one run.
+class ShadowStackInstrumenter {
+public:
+  ShadowStackInstrumenter(Module &M, const FramePolicy &Policy,
+                          const SymbolMap *Symbols);
+
+  /// Returns true when the module changed.
+  bool run();
+
+private:
+  void instrument(Function &F);
+  GlobalVariable *createDescriptor(Function &F);
+  Constant *getString(StringRef S);
+  Value *getShadowStack();
+  /// Emits the depth store that publishes a push or a pop.
+  void storeDepth(IRBuilder<> &B, Value *StackAddr, Value *Depth);
+  Type *irType(IRField F) const { return F == IRField::I32 ? Int32Ty : PtrTy; }
+
+  Module &M;
+  LLVMContext &Ctx;
+  const FramePolicy &Policy;
+  const SymbolMap *Symbols;
+
+  Type *Int32Ty;
+  Type *Int64Ty;
+  PointerType *PtrTy;
+  StructType *DescriptorTy;
+  StructType *ShadowStackTy;
+
+  Value *StackGlobal = nullptr;
+  StringMap<GlobalVariable *> Strings;
+  SmallVector<GlobalValue *, 32> Descriptors;
+};
+
+ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
+                                                 const FramePolicy &Policy,
+                                                 const SymbolMap *Symbols)
+    : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols) {
+  Int32Ty = Type::getInt32Ty(Ctx);
+  Int64Ty = Type::getInt64Ty(Ctx);
+  PtrTy = PointerType::getUnqual(Ctx);
+  // Literal (unnamed) struct types are uniqued by shape, so a second run,
+  // or a run on this pass's own output, does not create `.0` copies.
+  SmallVector<Type *, 8> Fields;
+  for (IRField F : DescriptorFields)
+    Fields.push_back(irType(F));
+  DescriptorTy = StructType::get(Ctx, Fields);
+  ShadowStackTy = StructType::get(
+      Ctx, {irType(ShadowStackFields[StackDepth]),
+            irType(ShadowStackFields[StackReserved]),
+            ArrayType::get(irType(ShadowStackFields[StackFrames]),
+                           StackCapacity + 1)});
+}
+
+bool ShadowStackInstrumenter::run() {
+  SmallVector<Function *, 64> Selected;
+  for (Function &F : M)
+    if (Policy.wantsFrame(F))
+      Selected.push_back(&F);
+  if (Selected.empty())
+    return false;
+  if (!getShadowStack())
+    return false;
+  for (Function *F : Selected)
+    instrument(*F);
+  // Nothing in the IR reads a descriptor the optimizer could see; keep them
+  // for the runtime's walk over the section.
+  appendToCompilerUsed(M, Descriptors);
+  return true;
+}
+
+Value *ShadowStackInstrumenter::getShadowStack() {
+  if (StackGlobal)
+    return StackGlobal;
+  if (GlobalValue *Existing = M.getNamedValue(ShadowStackSymbol)) {
+    // The runtime, or a test standing in for it, defines it in this module.
+    auto *GV = dyn_cast<GlobalVariable>(Existing);
+    if (!GV || !GV->isThreadLocal()) {
+      Ctx.emitError(Twine("spinelprof: '") + ShadowStackSymbol +
+                    "' is defined in this module but is not a thread-local "
+                    "variable");
+      return nullptr;
+    }
+    return StackGlobal = GV;
+  }
+  auto *GV = new GlobalVariable(M, ShadowStackTy, /*isConstant=*/false,
+                                GlobalValue::ExternalLinkage, nullptr,
+                                ShadowStackSymbol, nullptr,
+                                GlobalValue::InitialExecTLSModel);
+  GV->setAlignment(Align(8));
+  return StackGlobal = GV;
+}
+
+Constant *ShadowStackInstrumenter::getString(StringRef S) {
+  GlobalVariable *&GV = Strings[S];
+  if (!GV) {
+    Constant *Data = ConstantDataArray::getString(Ctx, S, /*AddNull=*/true);
+    GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
+                            GlobalValue::PrivateLinkage, Data,
+                            "__spinelprof_str");
+    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    GV->setAlignment(Align(1));
+  }
+  return GV;
+}
+
+GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
+  StringRef CName = F.getName();
+  DefinitionSite Site = getDefinitionSite(F);
+  FrameIdentity Frame = identifyFrame(CName, Site.IsProgramOwn);
+  if (const SymbolMapEntry *Entry = Symbols ? Symbols->lookup(CName) : nullptr) {
+    Frame = {Entry->RubyName, kindOfMappedFrame(CName, Entry->RubyName)};
+    if (!Entry->File.empty())
+      Site.File = Entry->File;
+    if (Entry->Line)
+      Site.Line = *Entry->Line;
+  }
+
+  Constant *Fields[] = {
+      ConstantInt::get(Int32Ty, AbiVersion),
+      ConstantInt::get(Int32Ty, Frame.Kind),
+      ConstantInt::get(Int32Ty, Site.Line),
+      ConstantInt::get(Int32Ty, 0), // flags: reserved
+      getString(Frame.DisplayName),
+      getString(CName),
+      getString(Site.File),
+  };
+  auto *GV = new GlobalVariable(
+      M, DescriptorTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(DescriptorTy, Fields), "__spinelprof_desc." + CName);
+  GV->setSection(DescriptorSection);
+  GV->setAlignment(Align(8));
+  // Discarded together with the function when the linker drops a duplicate.
+  if (Comdat *C = F.getComdat())
+    GV->setComdat(C);
+  Descriptors.push_back(GV);
+  return GV;
+}
+
+void ShadowStackInstrumenter::storeDepth(IRBuilder<> &B, Value *StackAddr,
+                                         Value *Depth) {
+  StoreInst *Store =
+      B.CreateAlignedStore(Depth, StackAddr, Align(4), /*isVolatile=*/true);
+  // Release in the thread's own scope orders the slot store before the depth
+  // for a signal handler on this thread; on x86 and AArch64 it is a plain
+  // store plus a compiler barrier.
+  Store->setAtomic(AtomicOrdering::Release, SyncScope::SingleThread);
+}
+
+void ShadowStackInstrumenter::instrument(Function &F) {
+  GlobalVariable *Desc = createDescriptor(F);
+
+  // Find the exits and setjmp-like calls before inserting anything.
+  SmallVector<Instruction *, 8> Exits;
+  SmallVector<CallBase *, 4> ReturnsTwiceCalls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isa<ReturnInst>(I) || isa<ResumeInst>(I))
+        Exits.push_back(&I);
+      else if (auto *Call = dyn_cast<CallBase>(&I))
+        if (isReturnsTwiceCall(*Call))
+          ReturnsTwiceCalls.push_back(Call);
+    }
+
+  // Push, after the entry block's static allocas so they stay static.
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+  Value *StackAddr = B.CreateThreadLocalAddress(getShadowStack());
+  StackAddr->setName("spinelprof.stack");
+  Value *Depth =
+      B.CreateAlignedLoad(Int32Ty, StackAddr, Align(4), "spinelprof.depth");
+  Value *Capacity = B.getInt32(StackCapacity);
+  Value *Index =
+      B.CreateSelect(B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"),
+                     Depth, Capacity, "spinelprof.index");
+  Value *Slot = B.CreateInBoundsGEP(
+      ShadowStackTy, StackAddr,
+      {B.getInt64(0), B.getInt32(StackFrames),
+       B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
+      "spinelprof.slot");
+  Value *Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
+  auto EmitPush = [&](IRBuilder<> &At) {
+    At.CreateAlignedStore(Desc, Slot, Align(8), /*isVolatile=*/true);
+    storeDepth(At, StackAddr, Next);
+  };
+  EmitPush(B);
+
+  // Pop: restore the depth saved at entry.
+  for (Instruction *Exit : Exits) {
+    Instruction *Before = Exit;
+    // Nothing may come between a musttail call and its ret.
+    if (isa<ReturnInst>(Exit))
+      if (CallInst *TailCall = Exit->getParent()->getTerminatingMustTailCall())
+        Before = TailCall;
+    IRBuilder<> ExitB(Before);
+    storeDepth(ExitB, StackAddr, Depth);
+  }
+
+  // A longjmp back into this function returns from setjmp with whatever the
+  // callees left on the stack: make this frame the top again.
+  for (CallBase *Call : ReturnsTwiceCalls) {
+    BasicBlock::iterator After;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+      BasicBlock *Normal = Invoke->getNormalDest();
+      if (!Normal->getSinglePredecessor())
+        Normal = SplitEdge(Invoke->getParent(), Normal);
+      After = Normal->getFirstInsertionPt();
+    } else {
+      After = std::next(Call->getIterator());
+    }
+    IRBuilder<> AfterB(After->getParent(), After);
+    AfterB.SetCurrentDebugLocation(Call->getDebugLoc());
+    EmitPush(AfterB);
+  }
+
+  F.addFnAttr(InstrumentedAttr);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  SpinelProfOptions Options = readOptions();
+
+  Expected<FramePolicy> Policy = FramePolicy::create(Options.Policy);
+  if (!Policy) {
+    Ctx.emitError(toString(Policy.takeError()));
+    return PreservedAnalyses::all();
+  }
+
+  std::optional<SymbolMap> Symbols;
+  if (!Options.Symbols.Value.empty()) {
+    Expected<SymbolMap> Map = SymbolMap::load(Options.Symbols.Value);
+    if (!Map) {
+      Ctx.emitError("spinelprof: bad symbol map (" + Options.Symbols.Origin +
+                    "): " + toString(Map.takeError()));
+      return PreservedAnalyses::all();
+    }
+    Symbols = std::move(*Map);
+  }
+
+  bool Changed =
+      ShadowStackInstrumenter(M, *Policy, Symbols ? &*Symbols : nullptr).run();
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}

@@ -1,0 +1,38 @@
+; Nothing may separate a musttail call from its ret: the restore goes before
+; the call. Other returns in the same function restore as usual.
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | %opt -passes=verify -disable-output
+
+declare i32 @target(i32)
+
+define i32 @forwards(i32 %x) {
+; CHECK-LABEL: define i32 @forwards(i32 %x)
+; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         br i1 %c, label %tail, label %plain
+; CHECK:       tail:
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    %r = musttail call i32 @target(i32 %x)
+; CHECK-NEXT:    ret i32 %r
+; CHECK:       plain:
+; CHECK-NEXT:    %s = call i32 @target(i32 %x)
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    ret i32 %s
+  %c = icmp eq i32 %x, 0
+  br i1 %c, label %tail, label %plain
+tail:
+  %r = musttail call i32 @target(i32 %x)
+  ret i32 %r
+plain:
+  %s = call i32 @target(i32 %x)
+  ret i32 %s
+}
+
+define ptr @forwards_ptr(ptr %p) {
+; CHECK-LABEL: define ptr @forwards_ptr(ptr %p)
+; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    %r = musttail call ptr @forwards_ptr(ptr %p)
+; CHECK-NEXT:    ret ptr %r
+  %r = musttail call ptr @forwards_ptr(ptr %p)
+  ret ptr %r
+}

@@ -1,0 +1,76 @@
+; Push at entry (after the static allocas), and before every ret and resume
+; a restore of the depth loaded at entry (not a decrement).
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s
+
+define i32 @two_rets(i32 %x) {
+; CHECK-LABEL: define i32 @two_rets(i32 %x)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %a = alloca i32, align 4
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
+; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
+; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
+; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
+; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8
+; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store i32 %x, ptr %a
+; CHECK-NEXT:    %c = icmp sgt i32 %x, 0
+; CHECK-NEXT:    br i1 %c, label %pos, label %neg
+; CHECK:       pos:
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    ret i32 1
+; CHECK:       neg:
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    ret i32 0
+entry:
+  %a = alloca i32
+  store i32 %x, ptr %a
+  %c = icmp sgt i32 %x, 0
+  br i1 %c, label %pos, label %neg
+pos:
+  ret i32 1
+neg:
+  ret i32 0
+}
+
+; No call in between: the push and the pop are both there (they are
+; volatile, so no later pass may fold them away either).
+define void @leaf() {
+; CHECK-LABEL: define void @leaf()
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
+; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
+; CHECK-NEXT:    store atomic volatile i32 {{%.*}}, ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    ret void
+  ret void
+}
+
+; An unwinding exit restores the depth too; unreachable is not an exit.
+declare void @may_throw()
+declare i32 @__gxx_personality_v0(...)
+define void @unwinds() personality ptr @__gxx_personality_v0 {
+; CHECK-LABEL: define void @unwinds()
+; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:       ok:
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    ret void
+; CHECK:       lpad:
+; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
+; CHECK-NEXT:    cleanup
+; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    resume { ptr, i32 } %lp
+; CHECK:       dead:
+; CHECK-NEXT:    unreachable
+entry:
+  invoke void @may_throw() to label %ok unwind label %lpad
+ok:
+  ret void
+lpad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+dead:
+  unreachable
+}
