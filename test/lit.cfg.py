@@ -33,7 +33,18 @@ config.substitutions.append(('%include', config.spinelprof_include_dir))
 config.substitutions.append(('%examples', os.path.join(config.spinelprof_src_root, 'examples')))
 config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
 config.substitutions.append(('%python', config.python_executable))
+config.substitutions.append(('%build_root', config.spinelprof_obj_root))
+config.substitutions.append(('%src_root', config.spinelprof_src_root))
 
 config.available_features.add('llvm-%d' % config.llvm_version_major)
-if os.environ.get('SPINEL_HOME'):
+# A real Spinel, when one is installed: SPINEL_HOME is its directory (the one
+# holding the `spinel` script). Tests that need it say `REQUIRES: spinel` and
+# are reported as UNSUPPORTED (skipped) without it.
+spinel_home = os.environ.get('SPINEL_HOME')
+if spinel_home and os.path.isfile(os.path.join(spinel_home, 'spinel')):
     config.available_features.add('spinel')
+    config.substitutions.append(('%spinel_home', spinel_home))
+elif spinel_home:
+    lit_config.note('SPINEL_HOME=%s has no spinel script; real-Spinel tests skipped' % spinel_home)
+else:
+    lit_config.note('SPINEL_HOME is not set; real-Spinel tests skipped')
