@@ -64,6 +64,7 @@ struct spinelprof_frame_descriptor {
  * the same thread (the only reader while the thread runs). The stores are
  * volatile so that dead-store elimination cannot delete a leaf's push. */
 struct spinelprof_shadow_stack {
+  /* Must stay the first field: the plugin stores to the struct's address. */
   uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */
   uint32_t reserved;  /* 0; keeps frames 8-byte aligned */
   const struct spinelprof_frame_descriptor
