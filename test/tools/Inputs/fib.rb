@@ -31,7 +31,7 @@ end
 total = 0
 i = 0
 while i < 12
-  total += fib(27)
+  total += fib(32)
   i += 1
 end
 v = Geo::Vec.new(3, 4)
