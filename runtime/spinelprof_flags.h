@@ -1,0 +1,38 @@
+//===- spinelprof_flags.h - Configuration from the environment --*- C++ -*-===//
+//
+// Every setting is one line of SPINELPROF_FLAG_LIST, read once at start-up.
+// A bad value costs one line on stderr and the default; the program always
+// runs on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_FLAGS_H
+#define SPINELPROF_FLAGS_H
+
+namespace spinelprof {
+
+// X(type, name, environment variable, default, minimum, maximum, description)
+// The minimum and maximum apply to int flags only.
+#define SPINELPROF_FLAG_LIST(X)                                                \
+  X(const char *, Output, "SPINEL_PROFILE", nullptr, 0, 0,                     \
+    "unset or 1: profile to <program>.folded in the start-up directory; "     \
+    "0: off; otherwise the output path, %p replaced by the pid")               \
+  X(int, Hz, "SPINEL_PROFILE_HZ", 1000, 1, 100000,                             \
+    "samples per CPU-second asked of the timer")                               \
+  X(bool, Quiet, "SPINEL_PROFILE_QUIET", false, 0, 0,                          \
+    "1: no summary line on stderr at exit")
+
+/// The parsed configuration. Plain data, so it needs no constructor.
+struct Flags {
+#define SPINELPROF_FLAG_FIELD(Type, Name, Env, Default, Min, Max, Help)        \
+  Type Name;
+  SPINELPROF_FLAG_LIST(SPINELPROF_FLAG_FIELD)
+#undef SPINELPROF_FLAG_FIELD
+};
+
+/// Reads every flag from the environment, printing one line per bad value.
+/// Start-up only (calls getenv); not for signal handlers.
+void parseFlags(Flags &Out);
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_FLAGS_H

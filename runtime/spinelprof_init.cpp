@@ -1,0 +1,263 @@
+//===- spinelprof_init.cpp - Start-up and exit of the profiler ------------===//
+//
+// A constructor reads the configuration, settles the output path and starts
+// the timer before the program's own constructors run; an atexit hook stops
+// sampling and writes the profile. Neither ever calls exit or changes what
+// the program prints or returns.
+//
+//===----------------------------------------------------------------------===//
+#include "spinelprof_flags.h"
+#include "spinelprof_io.h"
+#include "spinelprof_sample_table.h"
+#include "spinelprof_signal.h"
+#include "spinelprof_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+extern "C" {
+/// Referenced from spinelprof_shadow_stack.cpp so that linking the shadow
+/// stack links this file, and with it the constructor below.
+__attribute__((used)) extern const char __spinelprof_init_anchor = 0;
+}
+
+namespace spinelprof {
+
+namespace {
+/// Everything settled at start-up that the exit hook needs. Plain data.
+struct ProfilerState {
+  bool Active;
+  Flags Config;
+  int Pid;
+  char *FoldedPath;
+  char *SprofPath;
+  char *Command;
+  size_t CommandSize;
+  uint64_t StartRealtimeNs;
+  uint64_t StartMonotonicNs;
+};
+ProfilerState State;
+} // namespace
+
+static uint64_t clockNs(clockid_t Clock) {
+  struct timespec T;
+  if (clock_gettime(Clock, &T) != 0)
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
+/// Reads /proc/self/cmdline into a malloc'd buffer of NUL-separated
+/// arguments. Start-up only.
+static char *readCommandLine(size_t &Size) {
+  Size = 0;
+  int FD;
+  do
+    FD = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  while (FD < 0 && errno == EINTR);
+  if (FD < 0)
+    return nullptr;
+  size_t Capacity = 4096;
+  char *Data = static_cast<char *>(malloc(Capacity));
+  while (Data) {
+    if (Size == Capacity) {
+      char *Bigger = static_cast<char *>(realloc(Data, Capacity * 2));
+      if (!Bigger)
+        break;
+      Data = Bigger;
+      Capacity *= 2;
+    }
+    ssize_t N = read(FD, Data + Size, Capacity - Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Size += static_cast<size_t>(N);
+  }
+  close(FD);
+  return Data;
+}
+
+/// Appends Text to the malloc'd string Out (which may be null).
+static bool append(char *&Out, size_t &Len, const char *Text, size_t N) {
+  char *Bigger = static_cast<char *>(realloc(Out, Len + N + 1));
+  if (!Bigger)
+    return false;
+  Out = Bigger;
+  memcpy(Out + Len, Text, N);
+  Len += N;
+  Out[Len] = '\0';
+  return true;
+}
+
+/// The absolute folded path: Spec with %p expanded, or the default
+/// <cwd>/<program basename>.folded when Spec is null. Relative paths are
+/// taken against the start-up directory, so a later chdir does not move the
+/// profile. Returns a malloc'd string or null. Start-up only.
+static char *resolveOutputPath(const char *Spec, int Pid) {
+  char *Out = nullptr;
+  size_t Len = 0;
+  bool Ok = true;
+  if (!Spec || Spec[0] != '/') {
+    char Cwd[PATH_MAX];
+    if (!getcwd(Cwd, sizeof(Cwd)))
+      return nullptr;
+    Ok = append(Out, Len, Cwd, strlen(Cwd));
+    if (Ok && (Len == 0 || Out[Len - 1] != '/'))
+      Ok = append(Out, Len, "/", 1);
+  }
+  if (!Spec) {
+    const char *Program = State.CommandSize ? State.Command : "";
+    const char *Base = strrchr(Program, '/');
+    Base = Base ? Base + 1 : Program;
+    if (!*Base)
+      Base = "a.out";
+    Ok = Ok && append(Out, Len, Base, strlen(Base)) &&
+         append(Out, Len, ".folded", 7);
+    return Ok ? Out : (free(Out), nullptr);
+  }
+  for (const char *P = Spec; *P && Ok; ++P) {
+    if (P[0] == '%' && P[1] == 'p') {
+      char Digits[16];
+      int N = snprintf(Digits, sizeof(Digits), "%d", Pid);
+      Ok = append(Out, Len, Digits, static_cast<size_t>(N));
+      ++P;
+    } else {
+      Ok = append(Out, Len, P, 1);
+    }
+  }
+  return Ok ? Out : (free(Out), nullptr);
+}
+
+/// Whether Path can be written: not a directory, and a file can be created
+/// beside it. Returns 0 or an errno. Leaves nothing behind. Start-up only;
+/// the write at exit is the authoritative check.
+static int checkWritable(const char *Path, int Pid) {
+  struct stat St;
+  if (stat(Path, &St) == 0 && S_ISDIR(St.st_mode))
+    return EISDIR;
+  char *Probe = temporaryPathFor(Path, Pid);
+  if (!Probe)
+    return ENOMEM;
+  int FD;
+  do
+    FD = open(Probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  while (FD < 0 && errno == EINTR);
+  int Err = FD < 0 && errno != EEXIST ? errno : 0;
+  if (FD >= 0) {
+    close(FD);
+    unlink(Probe);
+  }
+  free(Probe);
+  return Err;
+}
+
+static void atForkChild() {
+  resetThreadAfterFork();
+}
+
+/// Stops sampling, writes the profile and prints the summary. Runs once from
+/// exit(), after the program's own atexit handlers (it was registered before
+/// them); never calls exit and keeps errno.
+static void writeProfileAtExit() {
+  if (!State.Active)
+    return;
+  State.Active = false;
+  // A fork child inherits this hook but not the timer; the profile belongs
+  // to the parent (per-child profiles are later work).
+  if (getpid() != State.Pid)
+    return;
+  int SavedErrno = errno;
+  stopSampling();
+  RunInfo Run;
+  Run.Command = State.Command;
+  Run.CommandSize = State.CommandSize;
+  Run.Pid = State.Pid;
+  Run.StartTimeNs = State.StartRealtimeNs;
+  Run.DurationNs = clockNs(CLOCK_MONOTONIC) - State.StartMonotonicNs;
+  Run.CpuTimeNs = processCpuNs();
+  Run.RequestedHz = State.Config.Hz;
+  WriteResult Result;
+  int Err = writeProfile(State.FoldedPath, State.SprofPath, Run, Result);
+  if (Err) {
+    printMessage("cannot write profile '%s': %s", Result.FailedPath,
+                 strerror(Err));
+  } else if (!State.Config.Quiet) {
+    char Extra[64] = "";
+    if (Result.Truncated)
+      snprintf(Extra, sizeof(Extra), ", %llu truncated",
+               (unsigned long long)Result.Truncated);
+    uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
+    printMessage("%llu samples (%d Hz requested, %llu Hz achieved), %llu "
+                 "dropped%s, %llu.%02llu s, wrote %s",
+                 (unsigned long long)Result.SampleCount, Run.RequestedHz,
+                 (unsigned long long)(Result.AchievedHz + 0.5),
+                 (unsigned long long)Result.Dropped, Extra,
+                 (unsigned long long)(Centis / 100),
+                 (unsigned long long)(Centis % 100), State.FoldedPath);
+  }
+  errno = SavedErrno;
+}
+
+/// Starts the profiler. Runs once, single-threaded, before the program's
+/// constructors (priority 101 is the earliest not reserved).
+__attribute__((constructor(101))) static void startProfiler() {
+  int SavedErrno = errno;
+  // Off means silent too: not even a bad value of another flag is reported.
+  if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
+    return;
+  parseFlags(State.Config);
+  const char *Output = State.Config.Output;
+  if (Output && strcmp(Output, "1") == 0)
+    Output = nullptr;
+
+  State.Pid = getpid();
+  State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
+  State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
+  State.Command = readCommandLine(State.CommandSize);
+  State.FoldedPath = resolveOutputPath(Output, State.Pid);
+  if (!State.FoldedPath) {
+    printMessage("cannot resolve the profile path '%s': %s; profiling is off",
+                 Output ? Output : "(default)", strerror(errno));
+    errno = SavedErrno;
+    return;
+  }
+  State.SprofPath = sprofPathFor(State.FoldedPath);
+  const char *BadPath = State.FoldedPath;
+  int Err = State.SprofPath ? checkWritable(State.FoldedPath, State.Pid)
+                            : ENOMEM;
+  if (!Err) {
+    BadPath = State.SprofPath;
+    Err = checkWritable(State.SprofPath, State.Pid);
+  }
+  if (Err) {
+    printMessage("cannot write profile '%s': %s; profiling is off", BadPath,
+                 strerror(Err));
+    errno = SavedErrno;
+    return;
+  }
+  if ((Err = initSampleTable()) != 0) {
+    printMessage("cannot reserve memory for samples: %s; profiling is off",
+                 strerror(Err));
+    errno = SavedErrno;
+    return;
+  }
+  State.Active = true;
+  atexit(writeProfileAtExit);
+  pthread_atfork(nullptr, nullptr, atForkChild);
+  if ((Err = startSampling(State.Config.Hz)) != 0) {
+    State.Active = false;
+    printMessage("cannot start the profiling timer: %s; profiling is off",
+                 strerror(Err));
+  }
+  errno = SavedErrno;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,187 @@
+//===- spinelprof_sample_table.cpp - Lock-free table of stacks ------------===//
+//
+// Part of spinelprof. See spinelprof_sample_table.h.
+//
+//===----------------------------------------------------------------------===//
+#include "spinelprof_sample_table.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+namespace spinelprof {
+
+// Sizes. The mappings are MAP_NORESERVE and touched only as they fill, so a
+// short run costs a few pages, not the whole reservation. A test build may
+// shrink them to make the table overflow.
+#ifndef SPINELPROF_TABLE_SLOTS
+#define SPINELPROF_TABLE_SLOTS (1 << 16) // 64 Ki stacks, 2.5 MiB.
+#endif
+#ifndef SPINELPROF_ARENA_FRAMES
+#define SPINELPROF_ARENA_FRAMES (1 << 22) // 4 Mi frames, 32 MiB.
+#endif
+static constexpr size_t SlotCount = SPINELPROF_TABLE_SLOTS;
+static constexpr size_t ArenaFrames = SPINELPROF_ARENA_FRAMES;
+static_assert((SlotCount & (SlotCount - 1)) == 0, "a power of two");
+static constexpr size_t MaxProbes = 1024;         // Bounds a full table.
+static constexpr size_t ThreadCapacity = 4096;    // Named threads.
+
+static SampleSlot *Slots;
+static const FrameDescriptor **Arena;
+static ThreadRecord *Threads;
+static std::atomic<size_t> ArenaUsed;
+static std::atomic<uint32_t> ThreadsUsed;
+static std::atomic<uint64_t> Dropped;
+static std::atomic<uint64_t> Truncated;
+
+static void *mapZeroed(size_t Bytes) {
+  void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return P == MAP_FAILED ? nullptr : P;
+}
+
+int initSampleTable() {
+  if (Slots)
+    return 0;
+  void *S = mapZeroed(SlotCount * sizeof(SampleSlot));
+  void *A = mapZeroed(ArenaFrames * sizeof(const FrameDescriptor *));
+  void *T = mapZeroed(ThreadCapacity * sizeof(ThreadRecord));
+  if (!S || !A || !T) {
+    int Err = errno;
+    if (S)
+      munmap(S, SlotCount * sizeof(SampleSlot));
+    if (A)
+      munmap(A, ArenaFrames * sizeof(const FrameDescriptor *));
+    if (T)
+      munmap(T, ThreadCapacity * sizeof(ThreadRecord));
+    return Err;
+  }
+  // Zero-filled memory is a valid empty table: std::atomic of integers has
+  // the integer's representation.
+  Slots = static_cast<SampleSlot *>(S);
+  Arena = static_cast<const FrameDescriptor **>(A);
+  Threads = static_cast<ThreadRecord *>(T);
+  return 0;
+}
+
+/// Never 0, which marks a free slot. Async-signal-safe.
+static uint64_t hashStack(uint32_t Tid, const StackView &S) {
+  uint64_t H = 0x9E3779B97F4A7C15ull ^ (uint64_t(Tid) << 32 | S.length());
+  for (uint32_t I = 0, N = S.length(); I < N; ++I) {
+    H ^= reinterpret_cast<uintptr_t>(S.at(I));
+    H *= 0xFF51AFD7ED558CCDull;
+    H ^= H >> 29;
+  }
+  return H ? H : 1;
+}
+
+/// Whether a Ready slot holds exactly this stack. Async-signal-safe.
+static bool slotHolds(const SampleSlot &Slot, uint32_t Tid,
+                      const StackView &S) {
+  if (Slot.Tid != Tid || Slot.Length != S.length())
+    return false;
+  const FrameDescriptor *const *F = Arena + Slot.Offset;
+  for (uint32_t I = 0; I < S.Count; ++I)
+    if (F[I] != S.Frames[I])
+      return false;
+  return !S.Leaf || F[S.Count] == S.Leaf;
+}
+
+/// Reserves N arena frames; false if they do not fit. Async-signal-safe.
+static bool allocateFrames(uint32_t N, size_t &Offset) {
+  size_t Used = ArenaUsed.load(std::memory_order_relaxed);
+  do {
+    if (N > ArenaFrames - Used)
+      return false;
+  } while (!ArenaUsed.compare_exchange_weak(Used, Used + N,
+                                            std::memory_order_relaxed));
+  Offset = Used;
+  return true;
+}
+
+void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs) {
+  if (!Slots) {
+    Dropped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  uint64_t H = hashStack(Tid, S);
+  size_t Index = H & (SlotCount - 1);
+  for (size_t Probe = 0; Probe < MaxProbes;
+       ++Probe, Index = (Index + 1) & (SlotCount - 1)) {
+    SampleSlot &Slot = Slots[Index];
+    uint64_t Key = Slot.Key.load(std::memory_order_acquire);
+    if (Key == 0) {
+      if (Slot.Key.compare_exchange_strong(Key, H, std::memory_order_acq_rel)) {
+        // The slot is ours alone until State becomes Ready.
+        size_t Offset;
+        if (!allocateFrames(S.length(), Offset)) {
+          Slot.State.store(SampleSlot::Dead, std::memory_order_release);
+          Dropped.fetch_add(1, std::memory_order_relaxed);
+          return;
+        }
+        const FrameDescriptor **F = Arena + Offset;
+        for (uint32_t I = 0, N = S.length(); I < N; ++I)
+          F[I] = S.at(I);
+        Slot.Tid = Tid;
+        Slot.Length = S.length();
+        Slot.Offset = static_cast<uint32_t>(Offset);
+        Slot.Count.store(1, std::memory_order_relaxed);
+        Slot.WeightNs.store(WeightNs, std::memory_order_relaxed);
+        Slot.State.store(SampleSlot::Ready, std::memory_order_release);
+        return;
+      }
+      // Lost the race: Key now holds the winner's hash; compare with it.
+    }
+    if (Key != H)
+      continue;
+    // A slot still Filling is passed over; this sample may then start a
+    // duplicate of the same stack, which the writer merges.
+    if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready ||
+        !slotHolds(Slot, Tid, S))
+      continue;
+    Slot.Count.fetch_add(1, std::memory_order_relaxed);
+    Slot.WeightNs.fetch_add(WeightNs, std::memory_order_relaxed);
+    return;
+  }
+  Dropped.fetch_add(1, std::memory_order_relaxed);
+}
+
+void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
+
+void registerThread(uint32_t Tid, const char *Name) {
+  if (!Threads)
+    return;
+  uint32_t I = ThreadsUsed.fetch_add(1, std::memory_order_relaxed);
+  if (I >= ThreadCapacity)
+    return; // The thread keeps its samples; only its name is lost.
+  ThreadRecord &R = Threads[I];
+  size_t Len = 0;
+  while (Len < sizeof(R.Name) - 1 && Name[Len]) {
+    R.Name[Len] = Name[Len];
+    ++Len;
+  }
+  R.Name[Len] = '\0';
+  R.Tid.store(Tid, std::memory_order_release);
+}
+
+size_t sampleSlotCount() { return Slots ? SlotCount : 0; }
+const SampleSlot &sampleSlot(size_t I) { return Slots[I]; }
+const FrameDescriptor *const *slotFrames(const SampleSlot &Slot) {
+  return Arena + Slot.Offset;
+}
+uint64_t droppedSamples() { return Dropped.load(); }
+uint64_t truncatedSamples() { return Truncated.load(); }
+
+const char *threadName(uint32_t Tid) {
+  uint32_t N = ThreadsUsed.load();
+  if (N > ThreadCapacity)
+    N = ThreadCapacity;
+  // The latest record wins: a tid reused after a thread ended names the
+  // newer thread, whose samples come last.
+  for (uint32_t I = N; I-- > 0;)
+    if (Threads[I].Tid.load(std::memory_order_acquire) == Tid)
+      return Threads[I].Name;
+  return "";
+}
+
+} // namespace spinelprof

@@ -1,0 +1,508 @@
+//===- spinelprof_writer.cpp - Folded stacks and the .sprof profile -------===//
+//
+// Part of spinelprof. See spinelprof_writer.h and docs/formats.md. Runs once,
+// at exit, on one thread, after the last handler has finished: it may use
+// malloc and qsort, but never anything from libstdc++.
+//
+//===----------------------------------------------------------------------===//
+#include "spinelprof_writer.h"
+
+#include "spinelprof_io.h"
+#include "spinelprof_sample_table.h"
+#include "spinelprof_signal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace spinelprof {
+
+char *sprofPathFor(const char *FoldedPath) {
+  static const char Folded[] = ".folded", Sprof[] = ".sprof";
+  size_t Len = strlen(FoldedPath);
+  size_t Keep = Len;
+  if (Len >= sizeof(Folded) - 1 &&
+      strcmp(FoldedPath + Len - (sizeof(Folded) - 1), Folded) == 0)
+    Keep = Len - (sizeof(Folded) - 1);
+  char *Out = static_cast<char *>(malloc(Keep + sizeof(Sprof)));
+  if (!Out)
+    return nullptr;
+  memcpy(Out, FoldedPath, Keep);
+  memcpy(Out + Keep, Sprof, sizeof(Sprof));
+  return Out;
+}
+
+char *temporaryPathFor(const char *FinalPath, int Pid) {
+  size_t Size = strlen(FinalPath) + 32;
+  char *Out = static_cast<char *>(malloc(Size));
+  if (Out)
+    snprintf(Out, Size, "%s.tmp-%d", FinalPath, Pid);
+  return Out;
+}
+
+namespace {
+
+/// One distinct (thread, stack), merged from the table's slots.
+struct StackRecord {
+  uint32_t Tid;
+  uint32_t Length;
+  const FrameDescriptor *const *Frames;
+  uint64_t Count;
+  uint64_t WeightNs;
+};
+
+/// One distinct line of the folded file: text in TextPool.
+struct FoldedLine {
+  size_t Offset;
+  size_t Length;
+  uint64_t Count;
+};
+
+/// A growable byte buffer; on allocation failure it sets Failed and stops.
+struct ByteBuffer {
+  char *Data = nullptr;
+  size_t Size = 0;
+  size_t Capacity = 0;
+  bool Failed = false;
+
+  void append(const char *P, size_t N) {
+    if (Failed)
+      return;
+    if (N > Capacity - Size) {
+      size_t NewCap = Capacity ? Capacity * 2 : 4096;
+      while (NewCap - Size < N)
+        NewCap *= 2;
+      char *NewData = static_cast<char *>(realloc(Data, NewCap));
+      if (!NewData) {
+        Failed = true;
+        return;
+      }
+      Data = NewData;
+      Capacity = NewCap;
+    }
+    memcpy(Data + Size, P, N);
+    Size += N;
+  }
+};
+
+// qsort has no context argument; the writer runs once, on one thread.
+const char *TextPool;
+
+} // namespace
+
+static const char *displayName(const FrameDescriptor *D) {
+  if (!D)
+    return "[unknown]";
+  if (D->name && *D->name)
+    return D->name;
+  if (D->c_name && *D->c_name)
+    return D->c_name;
+  return "[unnamed]";
+}
+
+static const char *kindName(uint32_t Kind) {
+  switch (Kind) {
+  case SPINELPROF_KIND_BLOCK: return "block";
+  case SPINELPROF_KIND_RUNTIME: return "runtime";
+  case SPINELPROF_KIND_GC: return "gc";
+  case SPINELPROF_KIND_SYNTHETIC: return "synthetic";
+  default: return "user";
+  }
+}
+
+static int compareFrames(const FrameDescriptor *const *A,
+                         const FrameDescriptor *const *B, uint32_t N) {
+  for (uint32_t I = 0; I < N; ++I)
+    if (A[I] != B[I])
+      return reinterpret_cast<uintptr_t>(A[I]) <
+                     reinterpret_cast<uintptr_t>(B[I])
+                 ? -1
+                 : 1;
+  return 0;
+}
+
+/// Thread, then stack: brings a stack's duplicate slots together.
+static int compareByThreadAndStack(const void *PA, const void *PB) {
+  const auto *A = static_cast<const StackRecord *>(PA);
+  const auto *B = static_cast<const StackRecord *>(PB);
+  if (A->Tid != B->Tid)
+    return A->Tid < B->Tid ? -1 : 1;
+  if (A->Length != B->Length)
+    return A->Length < B->Length ? -1 : 1;
+  return compareFrames(A->Frames, B->Frames, A->Length);
+}
+
+/// The order of the profile's samples: most samples first.
+static int compareByCount(const void *PA, const void *PB) {
+  const auto *A = static_cast<const StackRecord *>(PA);
+  const auto *B = static_cast<const StackRecord *>(PB);
+  if (A->Count != B->Count)
+    return A->Count > B->Count ? -1 : 1;
+  return compareByThreadAndStack(PA, PB);
+}
+
+static int compareText(const FoldedLine *A, const FoldedLine *B) {
+  size_t N = A->Length < B->Length ? A->Length : B->Length;
+  int C = memcmp(TextPool + A->Offset, TextPool + B->Offset, N);
+  if (C != 0)
+    return C;
+  return A->Length < B->Length ? -1 : A->Length > B->Length ? 1 : 0;
+}
+
+static int compareLineText(const void *PA, const void *PB) {
+  return compareText(static_cast<const FoldedLine *>(PA),
+                     static_cast<const FoldedLine *>(PB));
+}
+
+/// docs/formats.md: by count, largest first; ties by stack text.
+static int compareLineCount(const void *PA, const void *PB) {
+  const auto *A = static_cast<const FoldedLine *>(PA);
+  const auto *B = static_cast<const FoldedLine *>(PB);
+  if (A->Count != B->Count)
+    return A->Count > B->Count ? -1 : 1;
+  return compareText(A, B);
+}
+
+static int comparePointers(const void *PA, const void *PB) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(*static_cast<void *const *>(PA));
+  uintptr_t B = reinterpret_cast<uintptr_t>(*static_cast<void *const *>(PB));
+  return A < B ? -1 : A > B ? 1 : 0;
+}
+
+static int compareTids(const void *PA, const void *PB) {
+  uint32_t A = *static_cast<const uint32_t *>(PA);
+  uint32_t B = *static_cast<const uint32_t *>(PB);
+  return A < B ? -1 : A > B ? 1 : 0;
+}
+
+/// Appends a frame name escaped for a folded line (docs/formats.md).
+static void appendFoldedName(ByteBuffer &Out, const char *Name) {
+  for (const char *P = Name; *P; ++P) {
+    switch (*P) {
+    case '%': Out.append("%25", 3); break;
+    case ';': Out.append("%3B", 3); break;
+    case '\n': Out.append("%0A", 3); break;
+    case '\r': Out.append("%0D", 3); break;
+    default: Out.append(P, 1); break;
+    }
+  }
+}
+
+/// Index of D among the sorted unique descriptors.
+static size_t findDescriptor(const FrameDescriptor *const *Sorted, size_t N,
+                             const FrameDescriptor *D) {
+  size_t Lo = 0, Hi = N;
+  while (Lo < Hi) {
+    size_t Mid = Lo + (Hi - Lo) / 2;
+    if (reinterpret_cast<uintptr_t>(Sorted[Mid]) <
+        reinterpret_cast<uintptr_t>(D))
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  return Lo;
+}
+
+static void writeFoldedFile(BufferedFile &File, const ByteBuffer &Pool,
+                            const FoldedLine *Lines, size_t LineCount) {
+  for (size_t I = 0; I < LineCount; ++I) {
+    File.write(Pool.Data + Lines[I].Offset, Lines[I].Length);
+    File.writeChar(' ');
+    File.writeUnsigned(Lines[I].Count);
+    File.writeChar('\n');
+  }
+}
+
+static void writeCommand(BufferedFile &File, const RunInfo &Run) {
+  File.write("[");
+  size_t I = 0;
+  bool First = true;
+  while (I < Run.CommandSize) {
+    const char *Arg = Run.Command + I;
+    size_t Len = strnlen(Arg, Run.CommandSize - I);
+    if (!First)
+      File.write(", ");
+    First = false;
+    if (I + Len < Run.CommandSize) {
+      File.writeJsonString(Arg);
+    } else {
+      // An argument not NUL-terminated (cut short): copy it to terminate.
+      char Tail[256];
+      size_t N = Len < sizeof(Tail) - 1 ? Len : sizeof(Tail) - 1;
+      memcpy(Tail, Arg, N);
+      Tail[N] = '\0';
+      File.writeJsonString(Tail);
+    }
+    I += Len + 1;
+  }
+  File.write("]");
+}
+
+static void writeStartTime(BufferedFile &File, uint64_t StartTimeNs) {
+  time_t Seconds = static_cast<time_t>(StartTimeNs / 1000000000u);
+  struct tm Utc;
+  char Text[64] = "1970-01-01T00:00:00Z";
+  if (gmtime_r(&Seconds, &Utc))
+    strftime(Text, sizeof(Text), "%Y-%m-%dT%H:%M:%SZ", &Utc);
+  File.writeJsonString(Text);
+}
+
+/// A rate with one decimal, independent of the program's LC_NUMERIC.
+static void writeRate(BufferedFile &File, double Hz) {
+  uint64_t Tenths = static_cast<uint64_t>(Hz * 10 + 0.5);
+  File.writeUnsigned(Tenths / 10);
+  File.writeChar('.');
+  File.writeUnsigned(Tenths % 10);
+}
+
+static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
+                           const RunInfo &Run, const WriteResult &Result,
+                           const StackRecord *Stacks, size_t StackCount,
+                           const FrameDescriptor *const *Sorted,
+                           const uint32_t *IndexOfSorted,
+                           const FrameDescriptor *const *FrameOrder,
+                           size_t FrameCount, const uint32_t *Tids,
+                           size_t TidCount) {
+  File.write("{\n  \"format\": \"spinelprof\",\n  \"version\": 1,\n");
+  File.write("  \"command\": ");
+  writeCommand(File, Run);
+  File.format(",\n  \"pid\": %d,\n  \"start_time\": ", Run.Pid);
+  writeStartTime(File, Run.StartTimeNs);
+  File.format(",\n  \"start_time_ns\": %llu,\n  \"duration_ns\": %llu,\n"
+              "  \"cpu_time_ns\": %llu,\n  \"mode\": \"cpu\",\n"
+              "  \"timer\": ",
+              (unsigned long long)Run.StartTimeNs,
+              (unsigned long long)Run.DurationNs,
+              (unsigned long long)Run.CpuTimeNs);
+  File.writeJsonString(TimerName);
+  File.format(",\n  \"requested_hz\": %d,\n  \"achieved_hz\": ",
+              Run.RequestedHz);
+  writeRate(File, Result.AchievedHz);
+  File.format(",\n  \"sample_count\": %llu,\n  \"dropped\": %llu,\n"
+              "  \"truncated\": %llu,\n",
+              (unsigned long long)Result.SampleCount,
+              (unsigned long long)Result.Dropped,
+              (unsigned long long)Result.Truncated);
+  File.write("  \"folded\": { \"path\": ");
+  File.writeJsonString(FoldedPath);
+  File.format(", \"unit\": \"samples\", \"bytes\": %llu },\n",
+              (unsigned long long)Result.FoldedBytes);
+
+  File.write("  \"frames\": [");
+  for (size_t I = 0; I < FrameCount; ++I) {
+    const FrameDescriptor *D = FrameOrder[I];
+    File.write(I ? ",\n    { \"name\": " : "\n    { \"name\": ");
+    File.writeJsonString(displayName(D));
+    File.write(", \"c_name\": ");
+    File.writeJsonString(D && D->c_name ? D->c_name : "");
+    File.write(", \"kind\": \"");
+    File.write(D ? kindName(D->kind) : "synthetic");
+    File.write("\", \"file\": ");
+    File.writeJsonString(D && D->file ? D->file : "");
+    File.write(", \"line\": ");
+    File.writeUnsigned(D ? D->line : 0);
+    File.write(" }");
+  }
+  File.write(FrameCount ? "\n  ],\n" : "],\n");
+
+  File.write("  \"threads\": [");
+  for (size_t I = 0; I < TidCount; ++I) {
+    File.format(I ? ",\n    { \"tid\": %u, \"name\": "
+                  : "\n    { \"tid\": %u, \"name\": ",
+                Tids[I]);
+    File.writeJsonString(threadName(Tids[I]));
+    File.write(" }");
+  }
+  File.write(TidCount ? "\n  ],\n" : "],\n");
+
+  File.write("  \"samples\": [");
+  for (size_t I = 0; I < StackCount; ++I) {
+    const StackRecord &S = Stacks[I];
+    File.format(I ? ",\n    { \"thread\": %u, \"stack\": ["
+                  : "\n    { \"thread\": %u, \"stack\": [",
+                S.Tid);
+    for (uint32_t F = 0; F < S.Length; ++F) {
+      if (F)
+        File.write(", ");
+      File.writeUnsigned(
+          IndexOfSorted[findDescriptor(Sorted, FrameCount, S.Frames[F])]);
+    }
+    File.format("], \"count\": %llu, \"weight_ns\": %llu }",
+                (unsigned long long)S.Count, (unsigned long long)S.WeightNs);
+  }
+  File.write(StackCount ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/// Writes one file under its temporary name; returns 0 or an errno.
+template <typename Body>
+static int writeTemporary(const char *TempPath, uint64_t *Bytes, Body Write) {
+  BufferedFile File(TempPath);
+  if (File.error())
+    return File.error();
+  Write(File);
+  int Err = File.close();
+  if (Bytes)
+    *Bytes = File.bytesWritten();
+  if (Err)
+    (void)unlink(TempPath);
+  return Err;
+}
+
+int writeProfile(const char *FoldedPath, const char *SprofPath,
+                 const RunInfo &Run, WriteResult &Out) {
+  memset(&Out, 0, sizeof(Out));
+  Out.FailedPath = FoldedPath;
+  Out.Dropped = droppedSamples();
+  Out.Truncated = truncatedSamples();
+
+  // Every Ready slot, then duplicates of a (thread, stack) merged.
+  size_t SlotCount = sampleSlotCount(), StackCount = 0;
+  StackRecord *Stacks = static_cast<StackRecord *>(
+      malloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
+  if (!Stacks)
+    return ENOMEM;
+  for (size_t I = 0; I < SlotCount; ++I) {
+    const SampleSlot &Slot = sampleSlot(I);
+    if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready)
+      continue;
+    Stacks[StackCount++] = {Slot.Tid, Slot.Length, slotFrames(Slot),
+                            Slot.Count.load(), Slot.WeightNs.load()};
+  }
+  qsort(Stacks, StackCount, sizeof(StackRecord), compareByThreadAndStack);
+  size_t Merged = 0;
+  for (size_t I = 0; I < StackCount; ++I) {
+    if (Merged && compareByThreadAndStack(&Stacks[Merged - 1], &Stacks[I]) == 0) {
+      Stacks[Merged - 1].Count += Stacks[I].Count;
+      Stacks[Merged - 1].WeightNs += Stacks[I].WeightNs;
+    } else {
+      Stacks[Merged++] = Stacks[I];
+    }
+  }
+  StackCount = Merged;
+  qsort(Stacks, StackCount, sizeof(StackRecord), compareByCount);
+
+  size_t TotalFrames = 0;
+  for (size_t I = 0; I < StackCount; ++I) {
+    Out.SampleCount += Stacks[I].Count;
+    TotalFrames += Stacks[I].Length;
+  }
+  Out.AchievedHz = Run.CpuTimeNs ? double(Out.SampleCount) * 1e9 /
+                                       double(Run.CpuTimeNs)
+                                 : 0.0;
+
+  // Folded lines: stack text merged across threads.
+  ByteBuffer Pool;
+  FoldedLine *Lines = static_cast<FoldedLine *>(
+      malloc((StackCount ? StackCount : 1) * sizeof(FoldedLine)));
+  // Descriptors: sorted and unique for lookup, numbered by first use.
+  const FrameDescriptor **Sorted = static_cast<const FrameDescriptor **>(
+      malloc((TotalFrames ? TotalFrames : 1) * sizeof(*Sorted)));
+  uint32_t *IndexOfSorted = static_cast<uint32_t *>(
+      malloc((TotalFrames ? TotalFrames : 1) * sizeof(uint32_t)));
+  const FrameDescriptor **FrameOrder = static_cast<const FrameDescriptor **>(
+      malloc((TotalFrames ? TotalFrames : 1) * sizeof(*FrameOrder)));
+  uint32_t *Tids = static_cast<uint32_t *>(
+      malloc((StackCount ? StackCount : 1) * sizeof(uint32_t)));
+  char *FoldedTemp = temporaryPathFor(FoldedPath, Run.Pid);
+  char *SprofTemp = temporaryPathFor(SprofPath, Run.Pid);
+  int Err = 0;
+  if (!Lines || !Sorted || !IndexOfSorted || !FrameOrder || !Tids ||
+      !FoldedTemp || !SprofTemp)
+    Err = ENOMEM;
+
+  size_t LineCount = 0, FrameCount = 0, TidCount = 0;
+  if (!Err) {
+    for (size_t I = 0; I < StackCount; ++I) {
+      size_t Start = Pool.Size;
+      for (uint32_t F = 0; F < Stacks[I].Length; ++F) {
+        if (F)
+          Pool.append(";", 1);
+        appendFoldedName(Pool, displayName(Stacks[I].Frames[F]));
+      }
+      Lines[I] = {Start, Pool.Size - Start, Stacks[I].Count};
+    }
+    if (Pool.Failed)
+      Err = ENOMEM;
+  }
+  if (!Err) {
+    TextPool = Pool.Data;
+    qsort(Lines, StackCount, sizeof(FoldedLine), compareLineText);
+    for (size_t I = 0; I < StackCount; ++I) {
+      if (LineCount && compareText(&Lines[LineCount - 1], &Lines[I]) == 0)
+        Lines[LineCount - 1].Count += Lines[I].Count;
+      else
+        Lines[LineCount++] = Lines[I];
+    }
+    qsort(Lines, LineCount, sizeof(FoldedLine), compareLineCount);
+
+    size_t N = 0;
+    for (size_t I = 0; I < StackCount; ++I)
+      for (uint32_t F = 0; F < Stacks[I].Length; ++F)
+        Sorted[N++] = Stacks[I].Frames[F];
+    qsort(Sorted, N, sizeof(*Sorted), comparePointers);
+    size_t Unique = 0;
+    for (size_t I = 0; I < N; ++I)
+      if (!Unique || Sorted[Unique - 1] != Sorted[I])
+        Sorted[Unique++] = Sorted[I];
+    for (size_t I = 0; I < Unique; ++I)
+      IndexOfSorted[I] = UINT32_MAX;
+    for (size_t I = 0; I < StackCount; ++I)
+      for (uint32_t F = 0; F < Stacks[I].Length; ++F) {
+        size_t K = findDescriptor(Sorted, Unique, Stacks[I].Frames[F]);
+        if (IndexOfSorted[K] == UINT32_MAX) {
+          IndexOfSorted[K] = static_cast<uint32_t>(FrameCount);
+          FrameOrder[FrameCount++] = Sorted[K];
+        }
+      }
+
+    for (size_t I = 0; I < StackCount; ++I)
+      Tids[I] = Stacks[I].Tid;
+    qsort(Tids, StackCount, sizeof(uint32_t), compareTids);
+    for (size_t I = 0; I < StackCount; ++I)
+      if (!TidCount || Tids[TidCount - 1] != Tids[I])
+        Tids[TidCount++] = Tids[I];
+  }
+
+  if (!Err)
+    Err = writeTemporary(FoldedTemp, &Out.FoldedBytes, [&](BufferedFile &F) {
+      writeFoldedFile(F, Pool, Lines, LineCount);
+    });
+  if (!Err) {
+    Err = writeTemporary(SprofTemp, nullptr, [&](BufferedFile &F) {
+      writeSprofFile(F, FoldedPath, Run, Out, Stacks, StackCount, Sorted,
+                     IndexOfSorted, FrameOrder, FrameCount, Tids, TidCount);
+    });
+    if (Err) {
+      Out.FailedPath = SprofPath;
+      (void)unlink(FoldedTemp);
+    }
+  }
+  if (!Err) {
+    if (rename(FoldedTemp, FoldedPath) != 0) {
+      Err = errno;
+      (void)unlink(FoldedTemp);
+      (void)unlink(SprofTemp);
+    } else if (rename(SprofTemp, SprofPath) != 0) {
+      // The folded file alone is still a complete, valid profile.
+      Err = errno;
+      Out.FailedPath = SprofPath;
+      (void)unlink(SprofTemp);
+    }
+  }
+
+  free(SprofTemp);
+  free(FoldedTemp);
+  free(Tids);
+  free(FrameOrder);
+  free(IndexOfSorted);
+  free(Sorted);
+  free(Lines);
+  free(Pool.Data);
+  free(Stacks);
+  return Err;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Validate a spinelprof profile pair (folded + .sprof) against
+docs/formats.md and print facts about it for FileCheck.
+
+usage: check_sprof.py FOLDED [--sprof PATH]
+
+Fails (exit 1, message on stderr) on any violation: a missing or mistyped
+key, a folded line that does not parse, sample counts that do not add up,
+stack indexes out of range, folded.bytes not the folded file's size, a
+frame listed twice or never used. On success prints, one per line:
+  ok: N samples, N stacks, N frames, N threads
+  pid: N
+  command: ["ARG", ...]
+  thread: TID NAME            (each, in file order)
+  frame: KIND NAME|C_NAME|FILE|LINE   (each, in file order; NAME JSON-escaped)
+  sample: TID COUNT A;B;C     (each, in file order, names JSON-escaped)
+  field: KEY VALUE            (each scalar metadata key)
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+
+def fail(msg):
+    print(f'check_sprof: error: {msg}', file=sys.stderr)
+    sys.exit(1)
+
+
+REQUIRED = {
+    'format': str, 'version': int, 'command': list, 'pid': int,
+    'start_time': str, 'start_time_ns': int, 'duration_ns': int,
+    'cpu_time_ns': int, 'mode': str, 'timer': str, 'requested_hz': int,
+    'achieved_hz': (int, float), 'sample_count': int, 'dropped': int,
+    'truncated': int, 'folded': dict, 'frames': list, 'threads': list,
+    'samples': list,
+}
+KINDS = {'user', 'block', 'runtime', 'gc', 'synthetic'}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('folded')
+    ap.add_argument('--sprof')
+    args = ap.parse_args()
+    sprof = args.sprof or (args.folded[:-len('.folded')] if args.folded.endswith('.folded')
+                           else args.folded) + '.sprof'
+    raw = open(args.folded, 'rb').read()
+    folded_total = 0
+    seen = set()
+    for n, line in enumerate(raw.split(b'\n')[:-1] if raw else [], 1):
+        m = re.fullmatch(rb'(.+) ([1-9][0-9]*)', line)
+        if not m:
+            fail(f'{args.folded}:{n}: not "stack count": {line!r}')
+        if m.group(1) in seen:
+            fail(f'{args.folded}:{n}: stack repeated')
+        seen.add(m.group(1))
+        folded_total += int(m.group(2))
+    if raw and not raw.endswith(b'\n'):
+        fail(f'{args.folded}: last line not terminated')
+    counts = [int(l.rsplit(b' ', 1)[1]) for l in raw.split(b'\n')[:-1]] if raw else []
+    lines = [l.rsplit(b' ', 1) for l in raw.split(b'\n')[:-1]] if raw else []
+    keys = [(-int(c), s) for s, c in lines]
+    if keys != sorted(keys):
+        fail(f'{args.folded}: lines not sorted by count, then stack text')
+
+    text = open(sprof, 'rb').read().decode('utf-8')  # must be UTF-8
+    try:
+        p = json.loads(text)
+    except ValueError as e:
+        fail(f'{sprof}: invalid JSON: {e}')
+    for key, ty in REQUIRED.items():
+        if key not in p:
+            fail(f'{sprof}: missing key {key}')
+        if not isinstance(p[key], ty) or isinstance(p[key], bool):
+            fail(f'{sprof}: key {key} has type {type(p[key]).__name__}')
+    if p['format'] != 'spinelprof' or p['version'] != 1 or p['mode'] != 'cpu':
+        fail(f'{sprof}: wrong format/version/mode')
+    if not re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', p['start_time']):
+        fail(f'{sprof}: start_time {p["start_time"]!r}')
+    if not all(isinstance(a, str) for a in p['command']) or not p['command']:
+        fail(f'{sprof}: command is not a list of strings')
+    f = p['folded']
+    if f.get('unit') != 'samples' or not isinstance(f.get('bytes'), int) \
+            or not isinstance(f.get('path'), str):
+        fail(f'{sprof}: bad folded object {f}')
+    if f['bytes'] != len(raw):
+        fail(f'{sprof}: folded.bytes {f["bytes"]} but the folded file has {len(raw)}')
+    if os.path.abspath(f['path']) != os.path.abspath(args.folded):
+        fail(f'{sprof}: folded.path {f["path"]} is not {args.folded}')
+    frames = p['frames']
+    for fr in frames:
+        for k, ty in (('name', str), ('c_name', str), ('kind', str), ('file', str), ('line', int)):
+            if not isinstance(fr.get(k), ty):
+                fail(f'{sprof}: frame {fr} lacks {k}')
+        if fr['kind'] not in KINDS:
+            fail(f'{sprof}: frame kind {fr["kind"]}')
+    used = set()
+    total = 0
+    tids = set()
+    seen_samples = set()
+    for s in p['samples']:
+        if not (isinstance(s.get('thread'), int) and isinstance(s.get('stack'), list)
+                and isinstance(s.get('count'), int) and isinstance(s.get('weight_ns'), int)):
+            fail(f'{sprof}: bad sample {s}')
+        if s['count'] < 1 or s['weight_ns'] < 0 or not s['stack']:
+            fail(f'{sprof}: bad sample {s}')
+        for i in s['stack']:
+            if not isinstance(i, int) or not 0 <= i < len(frames):
+                fail(f'{sprof}: stack index {i} out of range')
+            used.add(i)
+        key = (s['thread'], tuple(s['stack']))
+        if key in seen_samples:
+            fail(f'{sprof}: (thread, stack) {key} repeated')
+        seen_samples.add(key)
+        total += s['count']
+        tids.add(s['thread'])
+    if used != set(range(len(frames))):
+        fail(f'{sprof}: frames listed but not used: {set(range(len(frames))) - used}')
+    if total != p['sample_count'] or total != folded_total:
+        fail(f'{sprof}: sample_count {p["sample_count"]}, samples add to {total}, folded to {folded_total}')
+    thread_tids = [t.get('tid') for t in p['threads']]
+    if sorted(thread_tids) != sorted(tids) or not all(isinstance(t.get('name'), str) for t in p['threads']):
+        fail(f'{sprof}: threads {thread_tids} are not the sampled threads {sorted(tids)}')
+
+    print(f'ok: {total} samples, {len(p["samples"])} stacks, {len(frames)} frames, {len(tids)} threads')
+    print(f'pid: {p["pid"]}')
+    print(f'command: {json.dumps(p["command"])}')
+    for t in p['threads']:
+        print(f'thread: {t["tid"]} {t["name"]}')
+    for fr in frames:
+        print(f'frame: {fr["kind"]} {json.dumps(fr["name"])[1:-1]}|{fr["c_name"]}|{fr["file"]}|{fr["line"]}')
+    for s in p['samples']:
+        names = ';'.join(json.dumps(frames[i]['name'])[1:-1] for i in s['stack'])
+        print(f'sample: {s["thread"]} {s["count"]} {names}')
+    for k, v in p.items():
+        if not isinstance(v, (list, dict)):
+            print(f'field: {k} {v}')
+
+
+if __name__ == '__main__':
+    main()

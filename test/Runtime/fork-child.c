@@ -1,0 +1,72 @@
+// A fork child that reaches exit writes nothing and prints nothing: the
+// profile at the path stays the parent's, even when the child exits after
+// the parent has written it.
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
+// RUN: env SPINEL_PROFILE=%t/f.folded %t/app %t/child-done > %t/out 2> %t/err
+// Wait for the child, which outlives the parent (up to 10 s).
+// RUN: %python -c "import os,sys,time; [time.sleep(0.05) for _ in range(200) if not os.path.exists(sys.argv[1])]; print(open(sys.argv[1]).read())" %t/child-done | FileCheck %s --check-prefix=CHILD
+// RUN: FileCheck %s --check-prefix=ERR < %t/err
+// RUN: count 1 < %t/err
+// RUN: FileCheck %s --check-prefix=FOLDED --implicit-check-not=child < %t/f.folded
+// RUN: %python %inputs/check_sprof.py %t/f.folded > %t/facts
+// RUN: cat %t/out %t/facts | FileCheck %s --check-prefix=OUT
+// RUN: ls %t | count 7
+//
+// CHILD: child exited
+// OUT: parent pid [[PID:[0-9]+]]
+// ERR: spinelprof: {{[0-9]+}} samples
+// FOLDED: <main>;parent_work
+// OUT: pid: [[PID]]
+#include "manual_frames.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
+FRAME(f_parent, "parent_work", "parent_work", SPINELPROF_KIND_USER);
+FRAME(f_child, "child_work", "child_work", SPINELPROF_KIND_USER);
+
+static const char *done_path;
+
+// Destructors run after every atexit hook, the profiler's included.
+__attribute__((destructor)) static void mark_child_done(void) {
+  if (!done_path)
+    return;
+  int fd = open(done_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    (void)!write(fd, "child exited\n", 13);
+    close(fd);
+  }
+}
+
+int main(int argc, char **argv) {
+  uint32_t d = frame_push(&f_main);
+  int p[2];
+  if (argc < 2 || pipe(p) != 0)
+    return 2;
+  printf("parent pid %d\n", (int)getpid());
+  fflush(stdout);
+  pid_t child = fork();
+  if (child == 0) {
+    // Wait for the parent to exit (the pipe's write end closes), then work
+    // and exit through exit() and its atexit hooks.
+    char c;
+    close(p[1]);
+    while (read(p[0], &c, 1) > 0) {
+    }
+    uint32_t e = frame_push(&f_child);
+    burn_cpu_ms(50);
+    frame_pop(e);
+    done_path = argv[1];
+    exit(0);
+  }
+  close(p[0]);
+  uint32_t e = frame_push(&f_parent);
+  burn_cpu_ms(80);
+  frame_pop(e);
+  frame_pop(d);
+  return 0;
+}

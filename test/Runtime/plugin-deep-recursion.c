@@ -1,0 +1,41 @@
+// Runtime and plugin together: recursion 5000 deep (deeper than the 4096
+// slots) through instrumented functions keeps the root-most frames, ends in
+// "[truncated]", counts it, and the stack heals as the recursion returns (to 1: main is a frame).
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang_prof -O1 %s %rtlib -o %t/app
+// RUN: env SPINEL_PROFILE=%t/d.folded %t/app 2> %t/err | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefix=ERR < %t/err
+// RUN: %python %inputs/check_stacks.py %t/d.folded --leaf '[truncated] >= 60%%' --root '<main>'
+// RUN: %python -c "import sys; l = open(sys.argv[1]).readline(); s = l.rsplit(' ', 1)[0].split(';'); print(len(s), s[0], s[1], s[-2], s[-1])" %t/d.folded | FileCheck %s --check-prefix=FOLDED
+//
+// OUT: result 5000, depth after 1
+// ERR: {{[1-9][0-9]*}} truncated
+// FOLDED: 4097 <main> descend descend [truncated]
+#include "spinelprof/abi.h"
+#include <stdio.h>
+#include <time.h>
+
+static unsigned long long cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); // Not the thread clock: see manual_frames.h.
+  return (unsigned long long)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+__attribute__((noinline)) static int bottom(void) {
+  unsigned long long end = cpu_ns() + 200000000ull;
+  volatile int x = 0;
+  while (cpu_ns() < end)
+    ++x;
+  return 0;
+}
+
+__attribute__((noinline)) static int descend(int n) {
+  return n == 0 ? bottom() : descend(n - 1) + 1;
+}
+
+int main(void) {
+  int r = descend(5000);
+  printf("result %d, depth after %u\n", r, __spinelprof_stack.depth);
+  return 0;
+}
