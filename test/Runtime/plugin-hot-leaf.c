@@ -13,9 +13,9 @@
 // RUN: %python %inputs/check_sprof.py %t/o2.folded | FileCheck %s
 //
 // OUT: done 1
-// CHECK: frame: {{[a-z]+}} <main>|main|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
-// CHECK: frame: {{[a-z]+}} work|work|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
-// CHECK: frame: {{[a-z]+}} hot_leaf|hot_leaf|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
+// CHECK: frame: user <main>|main|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
+// CHECK: frame: user work|work|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
+// CHECK: frame: user hot_leaf|hot_leaf|{{.*}}plugin-hot-leaf.c|{{[1-9][0-9]*}}
 #include <stdio.h>
 #include <time.h>
 
