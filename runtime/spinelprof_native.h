@@ -1,0 +1,33 @@
+//===- spinelprof_native.h - Naming time spent outside instrumented code -*- C++ -*-===//
+//
+// Time spent in code compiled without the plugin (libc's memcpy, Spinel's
+// regexp and bigint library) would otherwise be charged to the instrumented
+// caller. At start-up the runtime builds a sorted table of the functions of
+// the loaded objects, each non-instrumented one with a synthetic descriptor
+// "[native] NAME" of kind runtime; the handler looks the interrupted program
+// counter up in it and, when it falls outside instrumented code, records
+// that descriptor as the sample's leaf.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_NATIVE_H
+#define SPINELPROF_NATIVE_H
+
+#include "spinelprof/abi.h"
+
+#include <stdint.h>
+
+namespace spinelprof {
+
+/// Reads the symbol tables of the loaded objects and builds the table.
+/// Start-up only, before the timer runs. Returns 0 or an errno; on failure
+/// nativeFrameAt always answers nullptr.
+int initNativeFrames();
+
+/// The "[native] NAME" descriptor of the non-instrumented function that
+/// contains Pc, or nullptr when Pc is in instrumented code or unknown.
+/// Async-signal-safe (a binary search over read-only memory); any thread.
+const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc);
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_NATIVE_H
