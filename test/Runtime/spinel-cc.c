@@ -6,7 +6,9 @@
 // RUN: env SPINEL_PROFILE=%t.folded SPINEL_PROFILE_QUIET=1 %t 300000 | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_stacks.py %t.folded --rules %s
 // RUN: FileCheck %s --input-file=%t.folded
-// RUN: %python %inputs/spinel/sprof_frames.py %t.sprof --expect-kind 'sp_gc_*=gc' \
+// (GC kinds are checked by spinel-gc.c, whose collector runs often enough to
+// be sampled every time; here it may not be.)
+// RUN: %python %inputs/spinel/sprof_frames.py %t.sprof \
 // RUN:   --expect-kind 'sp_Counter_*=user' | FileCheck %s --check-prefix=SPROF
 //
 // STACKS-ROOT: <main>
