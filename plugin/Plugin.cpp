@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FramePolicy.h"
 #include "SpinelProfPass.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -34,7 +35,18 @@ static void registerCallbacks(PassBuilder &PB) {
       });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(spinelprof::SpinelProfPass());
+        if (!spinelprof::instrumentsAfterOptimization())
+          MPM.addPass(spinelprof::SpinelProfPass());
+      });
+  // The after-inlining experiment (docs/performance.md).
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel
+#if LLVM_VERSION_MAJOR >= 20
+         , ThinOrFullLTOPhase
+#endif
+      ) {
+        if (spinelprof::instrumentsAfterOptimization())
+          MPM.addPass(spinelprof::SpinelProfPass());
       });
 }
 

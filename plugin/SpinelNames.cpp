@@ -12,6 +12,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace spinelprof {
@@ -81,6 +83,15 @@ std::string fullPath(const DIFile &File) {
   return std::string(Path);
 }
 
+/// SPINEL_PROFILE_RUNTIME=1 (any value but "" and "0") at compile time
+/// says the code being compiled is Spinel's runtime library (libspinel_rt.a
+/// built with `spinel-prof cc`), not a program: nothing in it is a Ruby
+/// method, whichever file defines it.
+bool compilingRuntimeLibrary() {
+  const char *Value = std::getenv("SPINEL_PROFILE_RUNTIME");
+  return Value && *Value && StringRef(Value) != "0";
+}
+
 bool isAllDigits(StringRef S) {
   return !S.empty() && S.find_first_not_of("0123456789") == StringRef::npos;
 }
@@ -88,6 +99,13 @@ bool isAllDigits(StringRef S) {
 } // namespace
 
 DefinitionSite getDefinitionSite(const Function &F) {
+  DefinitionSite Site = getSourceDefinitionSite(F);
+  if (compilingRuntimeLibrary())
+    Site.IsProgramOwn = false;
+  return Site;
+}
+
+DefinitionSite getSourceDefinitionSite(const Function &F) {
   DefinitionSite Site;
   const DISubprogram *SP = F.getSubprogram();
   if (!SP) {
@@ -111,8 +129,11 @@ DefinitionSite getDefinitionSite(const Function &F) {
 }
 
 bool isGCFunctionName(StringRef CName) {
-  return CName.starts_with("sp_gc_") || CName.ends_with("_gc_scan") ||
-         CName == "sp_str_sweep";
+  if (CName.starts_with("sp_gc_") || CName.ends_with("_gc_scan") ||
+      CName == "sp_str_sweep")
+    return true;
+  // The GC scanner of a proc's captures: _proc_cap_scan_N.
+  return CName.consume_front("_proc_cap_scan_") && isAllDigits(CName);
 }
 
 std::string rubyMethodName(StringRef CName) {

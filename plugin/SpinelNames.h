@@ -40,11 +40,17 @@ struct FrameIdentity {
   spinelprof_frame_kind Kind = SPINELPROF_KIND_USER;
 };
 
-/// Reads \p F's definition site from its DISubprogram.
+/// Reads \p F's definition site from its DISubprogram. When the
+/// environment has SPINEL_PROFILE_RUNTIME=1 (compiling Spinel's runtime
+/// library with the plugin) no function is the program's own.
 DefinitionSite getDefinitionSite(const llvm::Function &F);
 
+/// The definition site from debug info alone, whatever the environment.
+DefinitionSite getSourceDefinitionSite(const llvm::Function &F);
+
 /// True for the garbage collector's functions, which self-identify by name
-/// wherever they are defined: `sp_gc_*`, `*_gc_scan`, `sp_str_sweep`.
+/// wherever they are defined: `sp_gc_*`, `*_gc_scan`, `sp_str_sweep`, and
+/// `_proc_cap_scan_N` (the scanner of a proc's captures).
 bool isGCFunctionName(llvm::StringRef CName);
 
 /// The Ruby name of a Spinel method symbol, or "" when \p CName is not

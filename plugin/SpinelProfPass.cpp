@@ -2,7 +2,8 @@
 //
 // For each function the frame policy selects:
 //
-//   entry:   %stack = threadlocal.address(@__spinelprof_stack)
+//   entry:   %off   = load threadlocal.address(@__spinelprof_stack_offset)
+//            %stack = threadlocal.address(@__spinelprof_stack) + %off
 //            %d     = load depth
 //            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
 //                                                          ; is the sink
@@ -21,6 +22,7 @@
 
 #include "SpinelProfPass.h"
 
+#include "BlockCreators.h"
 #include "FramePolicy.h"
 #include "SpinelNames.h"
 #include "SymbolMap.h"
@@ -48,6 +50,7 @@ using namespace spinelprof;
 // Mirrored from include/spinelprof/abi.h, the one owner of these values.
 static const char DescriptorSection[] = SPINELPROF_DESCRIPTOR_SECTION;
 static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
+static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
 
@@ -130,6 +133,8 @@ static_assert(sizeof(ShadowStack) ==
               offsetof(ShadowStack, frames) +
                   (StackCapacity + 1) * sizeof(void *));
 static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
+// The pass loads the offset as an i64.
+static_assert(sizeof(__spinelprof_stack_offset) == sizeof(uint64_t));
 // The pass addresses the depth as the stack's own address.
 static_assert(StackDepth == 0 && offsetof(ShadowStack, depth) == 0);
 
@@ -149,6 +154,12 @@ static cl::opt<std::string> ClExclude(
     cl::desc("Give no frame to functions whose C name matches this POSIX "
              "extended regular expression (whole name); wins over include; "
              "also SPINEL_PROFILE_EXCLUDE"));
+static cl::opt<std::string> ClFrames(
+    "spinelprof-frames",
+    cl::desc("Which functions get a frame: 'default' (the program's own "
+             "functions, GC entry points, large runtime helpers), 'lean' "
+             "(also not the program's inline functions) or 'all'; also "
+             "SPINEL_PROFILE_FRAMES"));
 static cl::opt<std::string> ClSymbols(
     "spinelprof-symbols",
     cl::desc("Spinel symbol map (JSON, C symbol to Ruby name) whose names win "
@@ -177,6 +188,7 @@ SpinelProfOptions readOptions() {
   SpinelProfOptions Options;
   Options.Policy.Include = pickOption(ClInclude, "SPINEL_PROFILE_INCLUDE");
   Options.Policy.Exclude = pickOption(ClExclude, "SPINEL_PROFILE_EXCLUDE");
+  Options.Policy.Frames = pickOption(ClFrames, "SPINEL_PROFILE_FRAMES");
   Options.Symbols = pickOption(ClSymbols, "SPINEL_PROFILE_SYMBOLS");
   return Options;
 }
@@ -216,6 +228,7 @@ private:
   GlobalVariable *createDescriptor(Function &F);
   Constant *getString(StringRef S);
   Value *getShadowStack();
+  Value *getStackOffset();
   /// Emits the depth store that publishes a push or a pop.
   void storeDepth(IRBuilder<> &B, Value *StackAddr, Value *Depth);
   Type *irType(IRField F) const { return F == IRField::I32 ? Int32Ty : PtrTy; }
@@ -224,6 +237,7 @@ private:
   LLVMContext &Ctx;
   const FramePolicy &Policy;
   const SymbolMap *Symbols;
+  BlockCreators Blocks;
 
   Type *Int32Ty;
   Type *Int64Ty;
@@ -232,6 +246,7 @@ private:
   StructType *ShadowStackTy;
 
   Value *StackGlobal = nullptr;
+  Value *OffsetGlobal = nullptr;
   StringMap<GlobalVariable *> Strings;
   SmallVector<GlobalValue *, 32> Descriptors;
 };
@@ -239,7 +254,8 @@ private:
 ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
                                                  const FramePolicy &Policy,
                                                  const SymbolMap *Symbols)
-    : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols) {
+    : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols),
+      Blocks(Symbols) {
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
@@ -263,7 +279,7 @@ bool ShadowStackInstrumenter::run() {
       Selected.push_back(&F);
   if (Selected.empty())
     return false;
-  if (!getShadowStack())
+  if (!getShadowStack() || !getStackOffset())
     return false;
   for (Function *F : Selected)
     instrument(*F);
@@ -295,6 +311,27 @@ Value *ShadowStackInstrumenter::getShadowStack() {
   return StackGlobal = GV;
 }
 
+Value *ShadowStackInstrumenter::getStackOffset() {
+  if (OffsetGlobal)
+    return OffsetGlobal;
+  if (GlobalValue *Existing = M.getNamedValue(StackOffsetSymbol)) {
+    auto *GV = dyn_cast<GlobalVariable>(Existing);
+    if (!GV || !GV->isThreadLocal()) {
+      Ctx.emitError(Twine("spinelprof: '") + StackOffsetSymbol +
+                    "' is defined in this module but is not a thread-local "
+                    "variable");
+      return nullptr;
+    }
+    return OffsetGlobal = GV;
+  }
+  auto *GV = new GlobalVariable(M, Int64Ty, /*isConstant=*/false,
+                                GlobalValue::ExternalLinkage, nullptr,
+                                StackOffsetSymbol, nullptr,
+                                GlobalValue::InitialExecTLSModel);
+  GV->setAlignment(Align(8));
+  return OffsetGlobal = GV;
+}
+
 Constant *ShadowStackInstrumenter::getString(StringRef S) {
   GlobalVariable *&GV = Strings[S];
   if (!GV) {
@@ -312,6 +349,10 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
   StringRef CName = F.getName();
   DefinitionSite Site = getDefinitionSite(F);
   FrameIdentity Frame = identifyFrame(CName, Site.IsProgramOwn);
+  // A proc, lambda or fiber body is named after the method that creates it.
+  if (Frame.Kind == SPINELPROF_KIND_BLOCK)
+    if (std::string Named = Blocks.displayName(F); !Named.empty())
+      Frame.DisplayName = std::move(Named);
   if (const SymbolMapEntry *Entry = Symbols ? Symbols->lookup(CName) : nullptr) {
     Frame = {Entry->RubyName, kindOfMappedFrame(CName, Entry->RubyName)};
     if (!Entry->File.empty())
@@ -369,8 +410,16 @@ void ShadowStackInstrumenter::instrument(Function &F) {
   // Push, after the entry block's static allocas so they stay static.
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
-  Value *StackAddr = B.CreateThreadLocalAddress(getShadowStack());
-  StackAddr->setName("spinelprof.stack");
+  // The stack in use (the thread's own, or a running fiber's): one more
+  // load, from the same initial-exec TLS block.
+  Value *OwnStack = B.CreateThreadLocalAddress(getShadowStack());
+  OwnStack->setName("spinelprof.own");
+  Value *Offset = B.CreateAlignedLoad(
+      Int64Ty, B.CreateThreadLocalAddress(getStackOffset()), Align(8),
+      "spinelprof.offset");
+  // Not inbounds: a fiber's stack lies outside the TLS object.
+  Value *StackAddr =
+      B.CreateGEP(B.getInt8Ty(), OwnStack, Offset, "spinelprof.stack");
   Value *Depth =
       B.CreateAlignedLoad(Int32Ty, StackAddr, Align(4), "spinelprof.depth");
   Value *Capacity = B.getInt32(StackCapacity);

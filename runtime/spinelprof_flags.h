@@ -17,7 +17,15 @@ namespace spinelprof {
     "unset or 1: profile to <program>.folded in the start-up directory; "     \
     "0: off; otherwise the output path, %p replaced by the pid")               \
   X(int, Hz, "SPINEL_PROFILE_HZ", 1000, 1, 100000,                             \
-    "samples per CPU-second asked of the timer")                               \
+    "samples per second of each thread's CPU time (cpu mode) or of wall "     \
+    "time (wall mode)")                                                        \
+  X(const char *, Mode, "SPINEL_PROFILE_MODE", "cpu", 0, 0,                    \
+    "cpu: sample threads as they use CPU; wall: sample every registered "     \
+    "thread on the wall clock, running or blocked")                            \
+  X(const char *, Weight, "SPINEL_PROFILE_WEIGHT", "samples", 0, 0,            \
+    "the unit of the folded file: samples (counts) or time (microseconds)")   \
+  X(int, FlushSec, "SPINEL_PROFILE_FLUSH_SEC", 0, 0, 86400,                    \
+    "N > 0: also write the profile so far every N seconds")                    \
   X(bool, Quiet, "SPINEL_PROFILE_QUIET", false, 0, 0,                          \
     "1: no summary line on stderr at exit")
 

@@ -8,9 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_flags.h"
 #include "spinelprof_io.h"
+#include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_signal.h"
+#include "spinelprof_threads.h"
 #include "spinelprof_writer.h"
+
+#include <atomic>
+#include <signal.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,14 +42,24 @@ struct ProfilerState {
   bool Active;
   Flags Config;
   int Pid;
+  bool Wall;
+  bool WeightTime;
   char *FoldedPath;
   char *SprofPath;
+  /// The folded path with "%p" unexpanded (absolute), for fork children;
+  /// null when the path has no %p (a child inserts ".<pid>" instead).
+  char *PathTemplate;
   char *Command;
   size_t CommandSize;
   uint64_t StartRealtimeNs;
   uint64_t StartMonotonicNs;
 };
 ProfilerState State;
+/// Set by whichever writes the final profile first (exit, or a fatal
+/// SIGINT/SIGTERM), so the other does not.
+std::atomic<bool> FinalWritten;
+/// One writer at a time: a periodic flush and the final write.
+pthread_mutex_t WriteLock = PTHREAD_MUTEX_INITIALIZER;
 } // namespace
 
 static uint64_t clockNs(clockid_t Clock) {
@@ -124,7 +139,7 @@ static char *resolveOutputPath(const char *Spec, int Pid) {
     return Ok ? Out : (free(Out), nullptr);
   }
   for (const char *P = Spec; *P && Ok; ++P) {
-    if (P[0] == '%' && P[1] == 'p') {
+    if (P[0] == '%' && P[1] == 'p' && Pid >= 0) {
       char Digits[16];
       int N = snprintf(Digits, sizeof(Digits), "%d", Pid);
       Ok = append(Out, Len, Digits, static_cast<size_t>(N));
@@ -159,24 +174,47 @@ static int checkWritable(const char *Path, int Pid) {
   return Err;
 }
 
-static void atForkChild() {
-  resetThreadAfterFork();
+/// The folded path of a fork child with pid Pid: the template's %p
+/// expanded, or ".<pid>" inserted before ".folded". Malloc'd or null.
+static char *childFoldedPath(int Pid) {
+  if (State.PathTemplate)
+    return resolveOutputPath(State.PathTemplate, Pid);
+  const char *Path = State.FoldedPath;
+  size_t Len = strlen(Path), Keep = Len;
+  if (Len >= 7 && strcmp(Path + Len - 7, ".folded") == 0)
+    Keep = Len - 7;
+  size_t Size = Len + 24;
+  char *Out = static_cast<char *>(malloc(Size));
+  if (Out)
+    snprintf(Out, Size, "%.*s.%d%s", int(Keep), Path, Pid, Path + Keep);
+  return Out;
 }
 
-/// Stops sampling, writes the profile and prints the summary. Runs once from
-/// exit(), after the program's own atexit handlers (it was registered before
-/// them); never calls exit and keeps errno.
-static void writeProfileAtExit() {
+/// In the child of fork: its own (empty) profile at its own path, and
+/// sampling re-armed.
+static void atForkChild() {
   if (!State.Active)
     return;
-  State.Active = false;
-  // A fork child inherits this hook but not the timer; the profile belongs
-  // to the parent (per-child profiles are later work).
-  if (getpid() != State.Pid)
+  int Pid = getpid();
+  char *Folded = childFoldedPath(Pid);
+  char *Sprof = Folded ? sprofPathFor(Folded) : nullptr;
+  if (!Sprof) {
+    free(Folded);
+    State.Active = false; // Nowhere to write: the child is not profiled.
     return;
-  int SavedErrno = errno;
-  stopSampling();
-  RunInfo Run;
+  }
+  State.FoldedPath = Folded; // The parent's strings stay (the child's copy).
+  State.SprofPath = Sprof;
+  State.Pid = Pid;
+  State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
+  State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
+  pthread_mutex_init(&WriteLock, nullptr);
+  restartSamplingAfterFork();
+}
+
+/// Writes the profile as it stands (both files, atomically). Returns the
+/// result; prints one line on failure unless Quiet. Normal context.
+static int writeNow(WriteResult &Result, RunInfo &Run) {
   Run.Command = State.Command;
   Run.CommandSize = State.CommandSize;
   Run.Pid = State.Pid;
@@ -184,8 +222,41 @@ static void writeProfileAtExit() {
   Run.DurationNs = clockNs(CLOCK_MONOTONIC) - State.StartMonotonicNs;
   Run.CpuTimeNs = processCpuNs();
   Run.RequestedHz = State.Config.Hz;
-  WriteResult Result;
+  Run.Wall = State.Wall;
+  Run.WeightTime = State.WeightTime;
+  pthread_mutex_lock(&WriteLock);
   int Err = writeProfile(State.FoldedPath, State.SprofPath, Run, Result);
+  pthread_mutex_unlock(&WriteLock);
+  return Err;
+}
+
+/// SPINEL_PROFILE_FLUSH_SEC: the profile so far, on the sampler thread.
+static void flushProfile() {
+  static bool Reported;
+  WriteResult Result;
+  RunInfo Run;
+  if (FinalWritten.load())
+    return;
+  int Err = writeNow(Result, Run);
+  if (Err && !Reported) {
+    Reported = true;
+    printMessage("cannot write profile '%s': %s", Result.FailedPath,
+                 strerror(Err));
+  }
+}
+
+/// Stops sampling, writes the profile and prints the summary, once.
+/// Normal context (exit, or the sampler thread for a fatal signal); keeps
+/// errno.
+static void writeFinalProfile() {
+  // A child made without fork's handlers (raw clone) is not this profile.
+  if (!State.Active || getpid() != State.Pid || FinalWritten.exchange(true))
+    return;
+  int SavedErrno = errno;
+  stopSampling();
+  RunInfo Run;
+  WriteResult Result;
+  int Err = writeNow(Result, Run);
   if (Err) {
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
                  strerror(Err));
@@ -195,15 +266,61 @@ static void writeProfileAtExit() {
       snprintf(Extra, sizeof(Extra), ", %llu truncated",
                (unsigned long long)Result.Truncated);
     uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
-    printMessage("%llu samples (%d Hz requested, %llu Hz achieved), %llu "
+    printMessage("%llu samples (%d Hz requested, %llu Hz achieved%s), %llu "
                  "dropped%s, %llu.%02llu s, wrote %s",
                  (unsigned long long)Result.SampleCount, Run.RequestedHz,
                  (unsigned long long)(Result.AchievedHz + 0.5),
+                 Run.Wall ? ", wall clock" : "",
                  (unsigned long long)Result.Dropped, Extra,
                  (unsigned long long)(Centis / 100),
                  (unsigned long long)(Centis % 100), State.FoldedPath);
   }
   errno = SavedErrno;
+}
+
+/// Runs once from exit(), after the program's own atexit handlers (it was
+/// registered before them); never calls exit.
+static void writeProfileAtExit() { writeFinalProfile(); }
+
+static void writeOnSampler(int) { writeFinalProfile(); }
+
+/// SIGINT/SIGTERM, installed only over the default disposition: the
+/// profile is written (by the sampler thread, while this thread waits),
+/// then the signal is re-raised with the default action, so the process
+/// ends as it would have. Async-signal-safe.
+static void handleTerminatingSignal(int Signal) {
+  int SavedErrno = errno;
+  (void)runOnSampler(writeOnSampler, Signal, 5000);
+  struct sigaction Default;
+  memset(&Default, 0, sizeof(Default));
+  Default.sa_handler = SIG_DFL;
+  sigemptyset(&Default.sa_mask);
+  sigaction(Signal, &Default, nullptr);
+  sigset_t Unblock;
+  sigemptyset(&Unblock);
+  sigaddset(&Unblock, Signal);
+  pthread_sigmask(SIG_UNBLOCK, &Unblock, nullptr);
+  raise(Signal);
+  errno = SavedErrno; // Only if the signal is caught after all.
+}
+
+static void installTerminatingHandlers() {
+  static const int Signals[] = {SIGINT, SIGTERM};
+  for (int Signal : Signals) {
+    struct sigaction Old;
+    if (sigaction(Signal, nullptr, &Old) != 0)
+      continue;
+    // A handler the program has, or an ignored disposition it inherited
+    // (a background job's SIGINT), is left alone.
+    if ((Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
+      continue;
+    struct sigaction Action;
+    memset(&Action, 0, sizeof(Action));
+    Action.sa_handler = handleTerminatingSignal;
+    sigemptyset(&Action.sa_mask);
+    Action.sa_flags = SA_RESTART;
+    sigaction(Signal, &Action, nullptr);
+  }
 }
 
 /// Starts the profiler. Runs once, single-threaded, before the program's
@@ -217,6 +334,19 @@ __attribute__((constructor(101))) static void startProfiler() {
   const char *Output = State.Config.Output;
   if (Output && strcmp(Output, "1") == 0)
     Output = nullptr;
+  if (strcmp(State.Config.Mode, "wall") == 0) {
+    State.Wall = true;
+  } else if (strcmp(State.Config.Mode, "cpu") != 0) {
+    printMessage("SPINEL_PROFILE_MODE='%s' is not cpu or wall; using cpu",
+                 State.Config.Mode);
+  }
+  if (strcmp(State.Config.Weight, "time") == 0) {
+    State.WeightTime = true;
+  } else if (strcmp(State.Config.Weight, "samples") != 0) {
+    printMessage("SPINEL_PROFILE_WEIGHT='%s' is not samples or time; using "
+                 "samples",
+                 State.Config.Weight);
+  }
 
   State.Pid = getpid();
   State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
@@ -230,6 +360,8 @@ __attribute__((constructor(101))) static void startProfiler() {
     return;
   }
   State.SprofPath = sprofPathFor(State.FoldedPath);
+  if (Output && strstr(Output, "%p"))
+    State.PathTemplate = resolveOutputPath(Output, -1);
   const char *BadPath = State.FoldedPath;
   int Err = State.SprofPath ? checkWritable(State.FoldedPath, State.Pid)
                             : ENOMEM;
@@ -249,13 +381,25 @@ __attribute__((constructor(101))) static void startProfiler() {
     errno = SavedErrno;
     return;
   }
+  if ((Err = initThreads()) != 0) {
+    printMessage("cannot register threads: %s; profiling is off",
+                 strerror(Err));
+    errno = SavedErrno;
+    return;
+  }
+  // Before any sample: the handler looks program counters up in it.
+  (void)initNativeFrames();
   State.Active = true;
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
-  if ((Err = startSampling(State.Config.Hz)) != 0) {
+  SamplerConfig Sampler = {State.Config.Hz, State.Wall, State.Config.FlushSec,
+                           flushProfile};
+  if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
     printMessage("cannot start the profiling timer: %s; profiling is off",
                  strerror(Err));
+  } else {
+    installTerminatingHandlers();
   }
   errno = SavedErrno;
 }

@@ -1,15 +1,494 @@
 //===- spinelprof_native.cpp - Naming time outside instrumented code ------===//
 //
-// Placeholder until the symbol-table reader lands: nothing is named native.
+// At start-up, for every loaded object (dl_iterate_phdr): map its file
+// read-only (the vDSO is read from memory), take the function symbols of
+// .symtab (else .dynsym), and build one sorted array of [start, end) ranges.
+// A function whose C name is the c_name of a descriptor in this program's
+// spinelprof_frames section is instrumented: its range answers nullptr, so
+// the shadow stack's own top frame stands. Every other function gets a
+// synthetic descriptor "[native] NAME", kind runtime, file = the object's
+// basename. A PC inside an object's executable segment but in no symbol
+// (stripped libraries: glibc's memcpy variants are not in .dynsym) gets the
+// object's own "[native] libc.so.6" descriptor rather than a wrong guess.
+//
+// Everything lives in anonymous mappings made read-only once built, and is
+// published with one release store; the lookup is a binary search, so it is
+// async-signal-safe. Plain libc: no libstdc++, no malloc in the lookup.
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_native.h"
 
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern "C" {
+/// Bounds of the descriptors the plugin emitted into this executable. Weak:
+/// a program without instrumented code has none.
+extern const spinelprof_frame_descriptor __start_spinelprof_frames[]
+    __attribute__((weak, visibility("hidden")));
+extern const spinelprof_frame_descriptor __stop_spinelprof_frames[]
+    __attribute__((weak, visibility("hidden")));
+}
+
 namespace spinelprof {
 
-int initNativeFrames() { return 0; }
+namespace {
 
-// Async-signal-safe: reads nothing.
-const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t) { return nullptr; }
+/// One function, or one object's executable segment, once built.
+struct NativeRange {
+  uintptr_t Start;
+  uintptr_t End;
+  /// Null for an instrumented function.
+  const spinelprof_frame_descriptor *Frame;
+};
+
+/// The published table. Immutable once Ready is set.
+struct NativeTable {
+  const NativeRange *Functions; // sorted by Start, disjoint starts
+  size_t FunctionCount;
+  const NativeRange *Segments; // executable segments, unsorted, few
+  size_t SegmentCount;
+};
+
+NativeTable Table;
+bool Ready; // accessed with __atomic builtins
+
+/// A byte buffer in anonymous memory, grown with mremap. Start-up only.
+struct Buffer {
+  char *Data = nullptr;
+  size_t Size = 0;
+  size_t Capacity = 0;
+  bool Failed = false;
+
+  void *grow(size_t Bytes) {
+    if (Failed)
+      return nullptr;
+    if (Size + Bytes > Capacity) {
+      size_t NewCapacity = Capacity ? Capacity : 1 << 16;
+      while (NewCapacity < Size + Bytes)
+        NewCapacity *= 2;
+      void *P = Data ? mremap(Data, Capacity, NewCapacity, MREMAP_MAYMOVE)
+                     : mmap(nullptr, NewCapacity, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (P == MAP_FAILED) {
+        Failed = true;
+        return nullptr;
+      }
+      Data = static_cast<char *>(P);
+      Capacity = NewCapacity;
+    }
+    void *At = Data + Size;
+    Size += Bytes;
+    return At;
+  }
+  /// Appends S[0, Length) and a NUL; returns its offset, or -1.
+  long appendString(const char *S, size_t Length) {
+    char *At = static_cast<char *>(grow(Length + 1));
+    if (!At)
+      return -1;
+    memcpy(At, S, Length);
+    At[Length] = '\0';
+    return At - Data;
+  }
+  void release() {
+    if (Data)
+      munmap(Data, Capacity);
+    *this = Buffer();
+  }
+  void makeReadOnly() {
+    if (Data)
+      mprotect(Data, Capacity, PROT_READ);
+  }
+};
+
+/// A range while the table is built: names are offsets into the pool,
+/// which may still move.
+struct PendingRange {
+  uintptr_t Start;
+  uintptr_t End;
+  long Name;      // "[native] NAME" in the pool; -1 for instrumented
+  long File;      // object basename in the pool
+  uint8_t Global; // STB_GLOBAL or STB_WEAK: preferred among aliases
+};
+
+struct Builder {
+  const char **Instrumented = nullptr; // sorted c_names
+  size_t InstrumentedCount = 0;
+  Buffer InstrumentedStorage;
+  Buffer Pool;      // strings
+  Buffer Functions; // PendingRange
+  Buffer Segments;  // PendingRange
+  bool SeenMain = false;
+};
+
+int compareStrings(const void *A, const void *B) {
+  return strcmp(*static_cast<const char *const *>(A),
+                *static_cast<const char *const *>(B));
+}
+
+bool isInstrumented(const Builder &B, const char *Name, size_t Length) {
+  size_t Low = 0, High = B.InstrumentedCount;
+  while (Low < High) {
+    size_t Mid = Low + (High - Low) / 2;
+    const char *Candidate = B.Instrumented[Mid];
+    int C = strncmp(Candidate, Name, Length);
+    if (C == 0 && Candidate[Length] != '\0')
+      C = 1; // Candidate is longer: it sorts after Name.
+    if (C == 0)
+      return true;
+    if (C < 0)
+      Low = Mid + 1;
+    else
+      High = Mid;
+  }
+  return false;
+}
+
+/// The function's name without a compiler's clone suffix: `.isra.0`,
+/// `.constprop.1`, `.part.0`, `.cold`, `.llvm.123`, ... (everything from the
+/// first dot; C and mangled C++ names have none).
+size_t baseNameLength(const char *Name) {
+  const char *Dot = strchr(Name, '.');
+  return Dot && Dot != Name ? size_t(Dot - Name) : strlen(Name);
+}
+
+const char *pathBaseName(const char *Path) {
+  const char *Slash = strrchr(Path, '/');
+  return Slash ? Slash + 1 : Path;
+}
+
+/// Adds the function symbols of one ELF image (a whole file, or the vDSO in
+/// memory) loaded at Base. Every offset is checked against Size.
+void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
+                long File) {
+  if (Size < sizeof(ElfW(Ehdr)) || memcmp(Image, ELFMAG, SELFMAG) != 0)
+    return;
+  const auto *Header = reinterpret_cast<const ElfW(Ehdr) *>(Image);
+  if (Header->e_ident[EI_CLASS] != ELFCLASS64 ||
+      Header->e_shentsize != sizeof(ElfW(Shdr)) || Header->e_shoff == 0 ||
+      Header->e_shoff > Size ||
+      Header->e_shnum > (Size - Header->e_shoff) / sizeof(ElfW(Shdr)))
+    return;
+  const auto *Sections =
+      reinterpret_cast<const ElfW(Shdr) *>(Image + Header->e_shoff);
+  const ElfW(Shdr) *Symbols = nullptr;
+  for (unsigned I = 0; I < Header->e_shnum; ++I)
+    if (Sections[I].sh_type == SHT_SYMTAB)
+      Symbols = &Sections[I];
+  if (!Symbols)
+    for (unsigned I = 0; I < Header->e_shnum; ++I)
+      if (Sections[I].sh_type == SHT_DYNSYM)
+        Symbols = &Sections[I];
+  if (!Symbols || Symbols->sh_link >= Header->e_shnum ||
+      Symbols->sh_entsize != sizeof(ElfW(Sym)) || Symbols->sh_offset > Size ||
+      Symbols->sh_size > Size - Symbols->sh_offset)
+    return;
+  const ElfW(Shdr) &Strings = Sections[Symbols->sh_link];
+  if (Strings.sh_offset > Size || Strings.sh_size > Size - Strings.sh_offset ||
+      Strings.sh_size == 0)
+    return;
+  const char *StringData = Image + Strings.sh_offset;
+  // The string table must end in a NUL for strchr/strlen to stay inside.
+  if (StringData[Strings.sh_size - 1] != '\0')
+    return;
+  const auto *Syms =
+      reinterpret_cast<const ElfW(Sym) *>(Image + Symbols->sh_offset);
+  size_t Count = Symbols->sh_size / sizeof(ElfW(Sym));
+  static const char Prefix[] = "[native] ";
+  char Name[256];
+  for (size_t I = 1; I < Count; ++I) {
+    const ElfW(Sym) &S = Syms[I];
+    unsigned Type = ELF64_ST_TYPE(S.st_info);
+    if ((Type != STT_FUNC && Type != STT_GNU_IFUNC) ||
+        S.st_shndx == SHN_UNDEF || S.st_value == 0 || S.st_size == 0 ||
+        S.st_name >= Strings.sh_size)
+      continue;
+    const char *SymbolName = StringData + S.st_name;
+    size_t Length = baseNameLength(SymbolName);
+    if (Length == 0)
+      continue;
+    auto *R = static_cast<PendingRange *>(B.Functions.grow(sizeof(PendingRange)));
+    if (!R)
+      return;
+    R->Start = Base + S.st_value;
+    R->End = R->Start + S.st_size;
+    R->File = File;
+    unsigned Binding = ELF64_ST_BIND(S.st_info);
+    R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
+    if (isInstrumented(B, SymbolName, Length)) {
+      R->Name = -1;
+      continue;
+    }
+    if (Length > sizeof(Name) - sizeof(Prefix))
+      Length = sizeof(Name) - sizeof(Prefix);
+    memcpy(Name, Prefix, sizeof(Prefix) - 1);
+    memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
+    R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
+  }
+}
+
+/// Maps Path read-only and adds its symbols. Returns false if it could not.
+bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File) {
+  int FD;
+  do
+    FD = open(Path, O_RDONLY | O_CLOEXEC);
+  while (FD < 0 && errno == EINTR);
+  if (FD < 0)
+    return false;
+  struct stat St;
+  void *Image = MAP_FAILED;
+  if (fstat(FD, &St) == 0 && St.st_size > 0)
+    Image = mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, FD, 0);
+  close(FD);
+  if (Image == MAP_FAILED)
+    return false;
+  addSymbols(B, static_cast<const char *>(Image), size_t(St.st_size), Base, File);
+  munmap(Image, size_t(St.st_size));
+  return true;
+}
+
+int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
+  Builder &B = *static_cast<Builder *>(Data);
+  const char *Path = Info->dlpi_name;
+  char ExePath[4096];
+  bool IsMain = false, IsVdso = false;
+  if (!Path || !*Path) {
+    if (!B.SeenMain) {
+      // The first object is the executable.
+      ssize_t N = readlink("/proc/self/exe", ExePath, sizeof(ExePath) - 1);
+      if (N <= 0)
+        return 0;
+      ExePath[N] = '\0';
+      Path = ExePath;
+      IsMain = true;
+    } else {
+      IsVdso = true;
+    }
+  } else if (strncmp(Path, "linux-vdso", 10) == 0 ||
+             strncmp(Path, "linux-gate", 10) == 0) {
+    IsVdso = true;
+  }
+  B.SeenMain = true;
+  const char *Base = IsVdso ? "[vdso]" : pathBaseName(Path);
+  long File = B.Pool.appendString(Base, strlen(Base));
+  if (File < 0)
+    return 1;
+
+  // The executable segments: the fallback for code no symbol covers.
+  const ElfW(Phdr) *ImageLoad = nullptr;
+  size_t ImageEnd = 0;
+  for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_LOAD)
+      continue;
+    if (!ImageLoad)
+      ImageLoad = &P;
+    if (P.p_vaddr + P.p_memsz > ImageEnd)
+      ImageEnd = P.p_vaddr + P.p_memsz;
+    if (!(P.p_flags & PF_X))
+      continue;
+    auto *S = static_cast<PendingRange *>(B.Segments.grow(sizeof(PendingRange)));
+    if (!S)
+      return 1;
+    S->Start = Info->dlpi_addr + P.p_vaddr;
+    S->End = S->Start + P.p_memsz;
+    S->File = File;
+    S->Global = 1;
+    char Name[300] = "[native] ";
+    size_t Length = strlen(Base);
+    if (Length > sizeof(Name) - 10)
+      Length = sizeof(Name) - 10;
+    memcpy(Name + 9, Base, Length);
+    S->Name = B.Pool.appendString(Name, 9 + Length);
+  }
+
+  if (IsVdso) {
+    // The vDSO has no file; its whole image is mapped from the first
+    // segment's file offset 0. The section headers lie past the segment's
+    // p_memsz but inside its last page, which is mapped too.
+    long Page = sysconf(_SC_PAGESIZE);
+    if (ImageLoad && ImageLoad->p_offset == 0 && Page > 0) {
+      size_t Size = ImageEnd - ImageLoad->p_vaddr;
+      Size = (Size + size_t(Page) - 1) / size_t(Page) * size_t(Page);
+      addSymbols(B,
+                 reinterpret_cast<const char *>(Info->dlpi_addr +
+                                                ImageLoad->p_vaddr),
+                 Size, Info->dlpi_addr, File);
+    }
+    return 0;
+  }
+  addFileSymbols(B, IsMain ? "/proc/self/exe" : Path, Info->dlpi_addr, File);
+  return 0;
+}
+
+int compareRanges(const void *A, const void *B) {
+  const auto *X = static_cast<const PendingRange *>(A);
+  const auto *Y = static_cast<const PendingRange *>(B);
+  if (X->Start != Y->Start)
+    return X->Start < Y->Start ? -1 : 1;
+  return 0;
+}
+
+/// Among aliases at one address, which name to show: instrumented wins
+/// (the frame is on the shadow stack already), then a global name, then
+/// one without a leading underscore (memcpy over __memcpy), then the
+/// shorter, then the first in byte order (stable across runs).
+bool preferOver(const PendingRange &A, const PendingRange &B, const char *Pool) {
+  if ((A.Name < 0) != (B.Name < 0))
+    return A.Name < 0;
+  if (A.Name < 0)
+    return false;
+  if (A.Global != B.Global)
+    return A.Global;
+  const char *NA = Pool + A.Name + 9, *NB = Pool + B.Name + 9;
+  if ((NA[0] == '_') != (NB[0] == '_'))
+    return NB[0] == '_';
+  size_t LA = strlen(NA), LB = strlen(NB);
+  if (LA != LB)
+    return LA < LB;
+  return strcmp(NA, NB) < 0;
+}
+
+/// Turns pending ranges into final ones with descriptors. Returns false on
+/// a failed allocation.
+bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
+            size_t &Count) {
+  auto *P = reinterpret_cast<PendingRange *>(Pending.Data);
+  size_t N = Pending.Size / sizeof(PendingRange);
+  Count = 0;
+  if (N == 0)
+    return true;
+  qsort(P, N, sizeof(PendingRange), compareRanges);
+  // Keep one entry per start address.
+  size_t Kept = 0;
+  for (size_t I = 0; I < N; ++I) {
+    if (Kept && P[Kept - 1].Start == P[I].Start) {
+      if (preferOver(P[I], P[Kept - 1], Pool))
+        P[Kept - 1] = P[I];
+      continue;
+    }
+    P[Kept++] = P[I];
+  }
+  auto *Ranges = static_cast<NativeRange *>(Out.grow(Kept * sizeof(NativeRange)));
+  auto *Descs = static_cast<spinelprof_frame_descriptor *>(
+      Frames.grow(Kept * sizeof(spinelprof_frame_descriptor)));
+  if (!Ranges || !Descs)
+    return false;
+  for (size_t I = 0; I < Kept; ++I) {
+    Ranges[I].Start = P[I].Start;
+    Ranges[I].End = P[I].End;
+    Ranges[I].Frame = nullptr;
+    if (P[I].Name < 0)
+      continue;
+    spinelprof_frame_descriptor &D = Descs[I];
+    D.abi_version = SPINELPROF_ABI_VERSION;
+    D.kind = SPINELPROF_KIND_RUNTIME;
+    D.line = 0;
+    D.flags = 0;
+    D.name = Pool + P[I].Name;
+    D.c_name = Pool + P[I].Name + 9;
+    D.file = Pool + P[I].File;
+    Ranges[I].Frame = &D;
+  }
+  Count = Kept;
+  return true;
+}
+
+} // namespace
+
+int initNativeFrames() {
+  if (__atomic_load_n(&Ready, __ATOMIC_ACQUIRE))
+    return 0;
+  Builder B;
+
+  // The instrumented functions' C names, sorted for binary search.
+  const spinelprof_frame_descriptor *First = __start_spinelprof_frames;
+  const spinelprof_frame_descriptor *Last = __stop_spinelprof_frames;
+  if (First && Last && First < Last) {
+    size_t N = size_t(Last - First);
+    B.Instrumented = static_cast<const char **>(
+        B.InstrumentedStorage.grow(N * sizeof(const char *)));
+    if (!B.Instrumented)
+      return ENOMEM;
+    for (size_t I = 0; I < N; ++I)
+      if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
+          First[I].c_name[0])
+        B.Instrumented[B.InstrumentedCount++] = First[I].c_name;
+    qsort(B.Instrumented, B.InstrumentedCount, sizeof(const char *),
+          compareStrings);
+  }
+
+  dl_iterate_phdr(addObject, &B);
+
+  Buffer Functions, Segments, Frames, SegmentFrames;
+  size_t FunctionCount = 0, SegmentCount = 0;
+  bool Ok = !B.Pool.Failed && !B.Functions.Failed && !B.Segments.Failed &&
+            finish(B.Functions, B.Pool.Data, Functions, Frames, FunctionCount) &&
+            finish(B.Segments, B.Pool.Data, Segments, SegmentFrames,
+                   SegmentCount);
+  B.InstrumentedStorage.release();
+  B.Functions.release();
+  B.Segments.release();
+  if (!Ok) {
+    B.Pool.release();
+    Functions.release();
+    Segments.release();
+    Frames.release();
+    SegmentFrames.release();
+    return ENOMEM;
+  }
+  B.Pool.makeReadOnly();
+  Functions.makeReadOnly();
+  Segments.makeReadOnly();
+  Frames.makeReadOnly();
+  SegmentFrames.makeReadOnly();
+  Table.Functions = reinterpret_cast<const NativeRange *>(Functions.Data);
+  Table.FunctionCount = FunctionCount;
+  Table.Segments = reinterpret_cast<const NativeRange *>(Segments.Data);
+  Table.SegmentCount = SegmentCount;
+  __atomic_store_n(&Ready, true, __ATOMIC_RELEASE);
+  return 0;
+}
+
+// Async-signal-safe: reads only the immutable table published above.
+const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc) {
+  if (!__atomic_load_n(&Ready, __ATOMIC_ACQUIRE) || Pc == 0)
+    return nullptr;
+  const NativeRange *F = Table.Functions;
+  size_t Low = 0, High = Table.FunctionCount;
+  // The last range starting at or before Pc.
+  while (Low < High) {
+    size_t Mid = Low + (High - Low) / 2;
+    if (F[Mid].Start <= Pc)
+      Low = Mid + 1;
+    else
+      High = Mid;
+  }
+  if (Low > 0 && Pc < F[Low - 1].End)
+    return F[Low - 1].Frame;
+  for (size_t I = 0; I < Table.SegmentCount; ++I)
+    if (Table.Segments[I].Start <= Pc && Pc < Table.Segments[I].End)
+      return Table.Segments[I].Frame;
+  return nullptr;
+}
 
 } // namespace spinelprof
+
+extern "C" {
+/// Test hooks: let a C program (test/Runtime/spinel-native-table.c) build
+/// the table and look addresses up directly. Same contracts as above.
+int __spinelprof_test_init_native_frames() {
+  return spinelprof::initNativeFrames();
+}
+const spinelprof_frame_descriptor *
+__spinelprof_test_native_frame_at(uintptr_t Pc) {
+  return spinelprof::nativeFrameAt(Pc);
+}
+}

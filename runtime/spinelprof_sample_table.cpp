@@ -67,11 +67,16 @@ int initSampleTable() {
 /// Never 0, which marks a free slot. Async-signal-safe.
 static uint64_t hashStack(uint32_t Tid, const StackView &S) {
   uint64_t H = 0x9E3779B97F4A7C15ull ^ (uint64_t(Tid) << 32 | S.length());
-  for (uint32_t I = 0, N = S.length(); I < N; ++I) {
-    H ^= reinterpret_cast<uintptr_t>(S.at(I));
+  auto Mix = [&H](const FrameDescriptor *D) {
+    H ^= reinterpret_cast<uintptr_t>(D);
     H *= 0xFF51AFD7ED558CCDull;
     H ^= H >> 29;
-  }
+  };
+  for (uint32_t Seg = 0; Seg < S.SegmentCount; ++Seg)
+    for (uint32_t I = 0; I < S.Segments[Seg].Count; ++I)
+      Mix(S.Segments[Seg].Frames[I]);
+  if (S.Leaf)
+    Mix(S.Leaf);
   return H ? H : 1;
 }
 
@@ -81,10 +86,13 @@ static bool slotHolds(const SampleSlot &Slot, uint32_t Tid,
   if (Slot.Tid != Tid || Slot.Length != S.length())
     return false;
   const FrameDescriptor *const *F = Arena + Slot.Offset;
-  for (uint32_t I = 0; I < S.Count; ++I)
-    if (F[I] != S.Frames[I])
-      return false;
-  return !S.Leaf || F[S.Count] == S.Leaf;
+  for (uint32_t Seg = 0; Seg < S.SegmentCount; ++Seg) {
+    const StackView::Segment &G = S.Segments[Seg];
+    for (uint32_t I = 0; I < G.Count; ++I)
+      if (*F++ != G.Frames[I])
+        return false;
+  }
+  return !S.Leaf || *F == S.Leaf;
 }
 
 /// Reserves N arena frames; false if they do not fit. Async-signal-safe.
@@ -99,9 +107,10 @@ static bool allocateFrames(uint32_t N, size_t &Offset) {
   return true;
 }
 
-void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs) {
+void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
+                  uint32_t Count) {
   if (!Slots) {
-    Dropped.fetch_add(1, std::memory_order_relaxed);
+    Dropped.fetch_add(Count, std::memory_order_relaxed);
     return;
   }
   uint64_t H = hashStack(Tid, S);
@@ -116,16 +125,19 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs) {
         size_t Offset;
         if (!allocateFrames(S.length(), Offset)) {
           Slot.State.store(SampleSlot::Dead, std::memory_order_release);
-          Dropped.fetch_add(1, std::memory_order_relaxed);
+          Dropped.fetch_add(Count, std::memory_order_relaxed);
           return;
         }
         const FrameDescriptor **F = Arena + Offset;
-        for (uint32_t I = 0, N = S.length(); I < N; ++I)
-          F[I] = S.at(I);
+        for (uint32_t Seg = 0; Seg < S.SegmentCount; ++Seg)
+          for (uint32_t I = 0; I < S.Segments[Seg].Count; ++I)
+            *F++ = S.Segments[Seg].Frames[I];
+        if (S.Leaf)
+          *F = S.Leaf;
         Slot.Tid = Tid;
         Slot.Length = S.length();
         Slot.Offset = static_cast<uint32_t>(Offset);
-        Slot.Count.store(1, std::memory_order_relaxed);
+        Slot.Count.store(Count, std::memory_order_relaxed);
         Slot.WeightNs.store(WeightNs, std::memory_order_relaxed);
         Slot.State.store(SampleSlot::Ready, std::memory_order_release);
         return;
@@ -139,11 +151,11 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs) {
     if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready ||
         !slotHolds(Slot, Tid, S))
       continue;
-    Slot.Count.fetch_add(1, std::memory_order_relaxed);
+    Slot.Count.fetch_add(Count, std::memory_order_relaxed);
     Slot.WeightNs.fetch_add(WeightNs, std::memory_order_relaxed);
     return;
   }
-  Dropped.fetch_add(1, std::memory_order_relaxed);
+  Dropped.fetch_add(Count, std::memory_order_relaxed);
 }
 
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
@@ -162,6 +174,22 @@ void registerThread(uint32_t Tid, const char *Name) {
   }
   R.Name[Len] = '\0';
   R.Tid.store(Tid, std::memory_order_release);
+}
+
+void resetSampleTable() {
+  if (!Slots)
+    return;
+  // Fresh zero pages in place of the inherited ones (MAP_FIXED replaces
+  // the mapping), so the child does not copy the parent's samples.
+  (void)mmap(Slots, SlotCount * sizeof(SampleSlot), PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  (void)mmap(Threads, ThreadCapacity * sizeof(ThreadRecord),
+             PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  ArenaUsed.store(0);
+  ThreadsUsed.store(0);
+  Dropped.store(0);
+  Truncated.store(0);
 }
 
 size_t sampleSlotCount() { return Slots ? SlotCount : 0; }

@@ -22,16 +22,42 @@ namespace spinelprof {
 
 using FrameDescriptor = spinelprof_frame_descriptor;
 
-/// A stack as the handler sees it, without copying: Count frames, root
-/// first, then an optional synthetic Leaf ("[truncated]", "[unknown]").
+/// A stack as the handler sees it, without copying: segments of frames,
+/// root first (a fiber's frames come after the frames of the stacks that
+/// resumed it, each fiber behind a "[fiber]" marker segment), then an
+/// optional synthetic Leaf ("[truncated]", "[unknown]", "[native] ...").
 struct StackView {
-  const FrameDescriptor *const *Frames;
-  uint32_t Count;
-  const FrameDescriptor *Leaf;
+  static constexpr uint32_t MaxSegments = 17; // 8 nested fibers + markers.
+  struct Segment {
+    const FrameDescriptor *const *Frames;
+    uint32_t Count;
+  };
+  Segment Segments[MaxSegments];
+  uint32_t SegmentCount = 0;
+  uint32_t Count = 0; // Frames in all segments.
+  const FrameDescriptor *Leaf = nullptr;
 
+  StackView() = default;
+  StackView(const FrameDescriptor *const *Frames, uint32_t N,
+            const FrameDescriptor *Leaf)
+      : Leaf(Leaf) {
+    add(Frames, N);
+  }
+  /// Appends a segment; one beyond MaxSegments is dropped.
+  void add(const FrameDescriptor *const *Frames, uint32_t N) {
+    if (N == 0 || SegmentCount == MaxSegments)
+      return;
+    Segments[SegmentCount++] = {Frames, N};
+    Count += N;
+  }
   uint32_t length() const { return Count + (Leaf ? 1 : 0); }
   const FrameDescriptor *at(uint32_t I) const {
-    return I < Count ? Frames[I] : Leaf;
+    for (uint32_t S = 0; S < SegmentCount; ++S) {
+      if (I < Segments[S].Count)
+        return Segments[S].Frames[I];
+      I -= Segments[S].Count;
+    }
+    return Leaf;
   }
 };
 
@@ -57,10 +83,11 @@ struct ThreadRecord {
 /// Start-up only, before the timer runs.
 int initSampleTable();
 
-/// Adds one sample of stack S taken on thread Tid that stands for WeightNs of
-/// CPU time. Async-signal-safe (no malloc, locks or libc); lock-free; may run
-/// on several threads at once.
-void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs);
+/// Adds Count samples (usually 1) of stack S taken on thread Tid that stand
+/// for WeightNs of time in all. Async-signal-safe (no malloc, locks or
+/// libc); lock-free; may run on several threads at once.
+void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
+                  uint32_t Count = 1);
 
 /// Counts a sample whose stack was deeper than the shadow stack.
 /// Async-signal-safe; any thread.
@@ -70,7 +97,12 @@ void noteTruncated();
 /// Async-signal-safe; any thread.
 void registerThread(uint32_t Tid, const char *Name);
 
-/// Read side, for the writer once sampling has stopped (single thread).
+/// Forgets every sample and thread name: the fork child starts afresh.
+/// Only while no handler or sampler runs.
+void resetSampleTable();
+
+/// Read side, for the writer (single thread). While sampling runs (a flush)
+/// it sees every slot that was Ready when it looked.
 size_t sampleSlotCount();
 const SampleSlot &sampleSlot(size_t I);
 const FrameDescriptor *const *slotFrames(const SampleSlot &Slot);

@@ -1,7 +1,14 @@
-//===- spinelprof_signal.h - The sampling signal and its timer --*- C++ -*-===//
+//===- spinelprof_signal.h - The sampler thread and the handler -*- C++ -*-===//
 //
-// CPU-time sampling: a process-wide setitimer(ITIMER_PROF) sends SIGPROF to
-// the running thread, whose handler records its own shadow stack.
+// A sampler thread wakes on an absolute CLOCK_MONOTONIC schedule at the
+// requested rate. Each tick it reads every registered thread's CPU clock
+// (cpu mode) and sends SIGPROF (tgkill) to each thread that has used about
+// a period of CPU since its last sample; the handler records the thread's
+// shadow stack, weighted by the CPU time since that thread's previous
+// sample. In wall mode every registered thread is sampled each tick,
+// weighted by wall time. A thread inside a blocking call (a blocking frame
+// on top, SIGPROF blocked) is never signalled: the sampler reads its stack
+// from outside, which cannot change until the call returns.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_SIGNAL_H
@@ -11,29 +18,46 @@
 
 namespace spinelprof {
 
+struct SamplerConfig {
+  int Hz;
+  bool Wall;
+  /// Seconds between calls of Flush (0: never), on the sampler thread.
+  int FlushSec;
+  void (*Flush)();
+};
+
 /// The timer named in the profile.
-inline constexpr const char TimerName[] = "setitimer(ITIMER_PROF)";
+const char *timerName(bool Wall);
 
-/// Starts the calling thread's CPU-time baseline, installs the SIGPROF
-/// handler and arms the timer at Hz. Returns 0 or an errno. Start-up only,
-/// once.
-int startSampling(int Hz);
+/// Whether the sampler thread got SCHED_FIFO (it tries; it needs
+/// CAP_SYS_NICE or an RLIMIT_RTPRIO). Any thread.
+bool samplerIsRealTime();
 
-/// Disarms the timer, makes later signals no-ops and waits (bounded) until
-/// no handler is still recording, so the table can be read. The handler
-/// stays installed: a SIGPROF already pending must not kill the program.
-/// Any thread, once; not from a signal handler.
+/// Installs the SIGPROF handler and starts the sampler thread. Returns 0 or
+/// an errno. Start-up only, once, after initThreads.
+int startSampling(const SamplerConfig &Config);
+
+/// Stops the sampler (without waiting for its thread to end), makes later
+/// signals no-ops and waits (bounded) until no handler or outside read is
+/// still recording, so the table can be read. The handler stays installed:
+/// a SIGPROF already pending must not kill the program. Any thread, once;
+/// not from a signal handler.
 void stopSampling();
 
-/// Forgets the calling thread's cached id and CPU baseline; for the child
-/// side of fork, whose only thread is a new kernel thread.
-/// Async-signal-safe.
-void resetThreadAfterFork();
+/// Runs Work on the sampler thread and waits (at most TimeoutMs) for it to
+/// finish. Async-signal-safe (for the SIGINT/SIGTERM handler). Returns
+/// false if the sampler did not run it in time.
+bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
+
+/// In the child of fork: a fresh table and registry, and a new sampler
+/// thread (the parent's did not survive the fork).
+void restartSamplingAfterFork();
 
 /// The current CPU time of the calling thread or of the process, in ns.
 /// Async-signal-safe.
 uint64_t threadCpuNs();
 uint64_t processCpuNs();
+uint64_t monotonicNs();
 
 } // namespace spinelprof
 

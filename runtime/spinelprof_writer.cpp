@@ -272,14 +272,15 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
   File.format(",\n  \"pid\": %d,\n  \"start_time\": ", Run.Pid);
   writeStartTime(File, Run.StartTimeNs);
   File.format(",\n  \"start_time_ns\": %llu,\n  \"duration_ns\": %llu,\n"
-              "  \"cpu_time_ns\": %llu,\n  \"mode\": \"cpu\",\n"
+              "  \"cpu_time_ns\": %llu,\n  \"mode\": \"%s\",\n"
               "  \"timer\": ",
               (unsigned long long)Run.StartTimeNs,
               (unsigned long long)Run.DurationNs,
-              (unsigned long long)Run.CpuTimeNs);
-  File.writeJsonString(TimerName);
-  File.format(",\n  \"requested_hz\": %d,\n  \"achieved_hz\": ",
-              Run.RequestedHz);
+              (unsigned long long)Run.CpuTimeNs, Run.Wall ? "wall" : "cpu");
+  File.writeJsonString(timerName(Run.Wall));
+  File.format(",\n  \"sampler\": \"%s\",\n  \"requested_hz\": %d,\n"
+              "  \"achieved_hz\": ",
+              samplerIsRealTime() ? "realtime" : "normal", Run.RequestedHz);
   writeRate(File, Result.AchievedHz);
   File.format(",\n  \"sample_count\": %llu,\n  \"dropped\": %llu,\n"
               "  \"truncated\": %llu,\n",
@@ -288,7 +289,8 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
               (unsigned long long)Result.Truncated);
   File.write("  \"folded\": { \"path\": ");
   File.writeJsonString(FoldedPath);
-  File.format(", \"unit\": \"samples\", \"bytes\": %llu },\n",
+  File.format(", \"unit\": \"%s\", \"bytes\": %llu },\n",
+              Run.WeightTime ? "microseconds" : "samples",
               (unsigned long long)Result.FoldedBytes);
 
   File.write("  \"frames\": [");
@@ -314,7 +316,14 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
                   : "\n    { \"tid\": %u, \"name\": ",
                 Tids[I]);
     File.writeJsonString(threadName(Tids[I]));
-    File.write(" }");
+    uint64_t Count = 0, WeightNs = 0;
+    for (size_t K = 0; K < StackCount; ++K)
+      if (Stacks[K].Tid == Tids[I]) {
+        Count += Stacks[K].Count;
+        WeightNs += Stacks[K].WeightNs;
+      }
+    File.format(", \"samples\": %llu, \"weight_ns\": %llu }",
+                (unsigned long long)Count, (unsigned long long)WeightNs);
   }
   File.write(TidCount ? "\n  ],\n" : "],\n");
 
@@ -389,8 +398,13 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     Out.SampleCount += Stacks[I].Count;
     TotalFrames += Stacks[I].Length;
   }
-  Out.AchievedHz = Run.CpuTimeNs ? double(Out.SampleCount) * 1e9 /
-                                       double(Run.CpuTimeNs)
+  // Samples per second of the time they stand for (CPU time of the sampled
+  // threads, or their wall time in wall mode).
+  uint64_t TotalWeightNs = 0;
+  for (size_t I = 0; I < StackCount; ++I)
+    TotalWeightNs += Stacks[I].WeightNs;
+  Out.AchievedHz = TotalWeightNs ? double(Out.SampleCount) * 1e9 /
+                                       double(TotalWeightNs)
                                  : 0.0;
 
   // Folded lines: stack text merged across threads.
@@ -422,7 +436,8 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
           Pool.append(";", 1);
         appendFoldedName(Pool, displayName(Stacks[I].Frames[F]));
       }
-      Lines[I] = {Start, Pool.Size - Start, Stacks[I].Count};
+      Lines[I] = {Start, Pool.Size - Start,
+                  Run.WeightTime ? Stacks[I].WeightNs : Stacks[I].Count};
     }
     if (Pool.Failed)
       Err = ENOMEM;
@@ -435,6 +450,17 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
         Lines[LineCount - 1].Count += Lines[I].Count;
       else
         Lines[LineCount++] = Lines[I];
+    }
+    if (Run.WeightTime) {
+      // Nanoseconds summed per line, then rounded to microseconds; a line
+      // that rounds to 0 is left out.
+      size_t Kept = 0;
+      for (size_t I = 0; I < LineCount; ++I) {
+        Lines[I].Count = (Lines[I].Count + 500) / 1000;
+        if (Lines[I].Count)
+          Lines[Kept++] = Lines[I];
+      }
+      LineCount = Kept;
     }
     qsort(Lines, LineCount, sizeof(FoldedLine), compareLineCount);
 

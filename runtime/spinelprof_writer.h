@@ -22,6 +22,8 @@ struct RunInfo {
   uint64_t DurationNs;   // CLOCK_MONOTONIC from start-up to exit.
   uint64_t CpuTimeNs;    // CLOCK_PROCESS_CPUTIME_ID at exit.
   int RequestedHz;
+  bool Wall;        // SPINEL_PROFILE_MODE=wall.
+  bool WeightTime;  // SPINEL_PROFILE_WEIGHT=time: folded in microseconds.
 };
 
 /// What was written, for the summary line.
@@ -44,7 +46,8 @@ char *temporaryPathFor(const char *FinalPath, int Pid);
 
 /// Writes both files from the sample table. Returns 0 or the errno of the
 /// first failure (then no file is left behind and Out.FailedPath says
-/// which). Single thread, after sampling has stopped; may allocate.
+/// which). One writer at a time; sampling may still run (a periodic flush
+/// sees the samples recorded so far); may allocate.
 int writeProfile(const char *FoldedPath, const char *SprofPath,
                  const RunInfo &Run, WriteResult &Out);
 

@@ -117,6 +117,8 @@ CcOptions parseCcOptions(const std::vector<std::string> &Args) {
       Options.Include = Value(Name, Eq);
     else if (Name == "--exclude")
       Options.Exclude = Value(Name, Eq);
+    else if (Arg == "--all-frames")
+      Options.AllFrames = true;
     else
       break;
   }
@@ -189,6 +191,8 @@ CompilerCommand buildCompilerCommand(const CcOptions &Options, const InstallLayo
     Command.Environment.emplace_back("SPINEL_PROFILE_INCLUDE", *Options.Include);
   if (Options.Exclude)
     Command.Environment.emplace_back("SPINEL_PROFILE_EXCLUDE", *Options.Exclude);
+  if (Options.AllFrames)
+    Command.Environment.emplace_back("SPINEL_PROFILE_FRAMES", "all");
 
   if (Job.Compiles) {
     requireFile(Layout.PluginPath, "compiler plugin", Layout);

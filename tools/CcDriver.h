@@ -25,6 +25,7 @@ struct CcOptions {
   std::optional<std::string> SymbolsPath; ///< --symbols FILE
   std::optional<std::string> Include;     ///< --include REGEX
   std::optional<std::string> Exclude;     ///< --exclude REGEX
+  bool AllFrames = false;                 ///< --all-frames
   bool Help = false;
   std::vector<std::string> CompilerArgs; ///< Everything after our options.
 };

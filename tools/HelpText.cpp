@@ -26,6 +26,11 @@ A sampling profiler for Ruby programs compiled to C by Spinel.
 commands:
   cc       compile and link like clang, adding the profiler (a drop-in C compiler)
   report   print a profile's metadata and its costliest frames
+  flamegraph  write an interactive flamegraph page (one self-contained HTML file)
+  convert  write a profile as pprof (gzipped profile.proto), speedscope, folded or .sprof
+  diff     compare two profiles: a differential flamegraph page, or --text
+  merge    sum profiles (fork children, several runs) into one
+  run      build app.rb with Spinel, run it profiled, and report, in one step
   help     show the help of a command: spinel-prof help COMMAND
 
 options:
@@ -68,6 +73,9 @@ options (only before the first CLANG-ARG; `--` ends them):
                    REGEX, a POSIX extended regex (SPINEL_PROFILE_INCLUDE)
   --exclude REGEX  do not instrument the C functions whose whole name
                    matches REGEX; wins over --include (SPINEL_PROFILE_EXCLUDE)
+  --all-frames     a frame for every function, the runtime header's tiny
+                   helpers too (SPINEL_PROFILE_FRAMES=all); by default they
+                   get none (docs/performance.md)
   -h, --help       show this help (`spinel-prof cc -- --help` asks clang)
 
 environment:
@@ -87,7 +95,11 @@ the most:
   total   samples in which the frame was on the stack, counted once per
           stack even when it recurses
 each with its share of all samples, the frame's kind (user, block, runtime,
-gc, synthetic) and where it is defined.
+gc, synthetic) and where it is defined. A .sprof's report starts with the
+split of the samples: GC (a GC frame anywhere on the stack), runtime (the
+leaf is a runtime helper or native code), Ruby (the leaf is a method or
+block), other ([truncated]); then the Ruby frames through which the samples
+entered the GC (the nearest user or block frame below the first GC frame).
 
 PROFILE is a .sprof file; or a folded file (app.folded), in which case the
 .sprof beside it (app.sprof) supplies kinds, locations and metadata if it
@@ -98,6 +110,15 @@ folded stacks on standard input.
 options:
   --top N          print the N costliest frames (default 20; 0 prints all)
   --by self|total  order by self (default) or total samples
+  --thread ID      only the samples of one thread (a tid or a thread name)
+  --focus REGEX    only the samples with a frame whose name matches REGEX
+                   (ECMAScript syntax, matched anywhere in the name);
+                   shares are then of those samples
+  --collapse-recursion  a frame calling itself directly counts once (a;b;b;c
+                   is read as a;b;c)
+  --fold-runtime   charge runtime frames to their Ruby caller: the table
+                   shows Ruby methods and blocks, [GC] and [native] leaves
+  --all-frames     show every frame, runtime helpers included (default)
   -o FILE          write the report to FILE instead of standard output
                    (the file is complete or not written at all)
   -h, --help       show this help
@@ -113,6 +134,32 @@ std::string replaceAll(std::string Text, std::string_view From, std::string_view
 
 } // namespace
 
+constexpr const char RunHelpText[] = R"(usage: spinel-prof run [--spinel PATH] [--symbols FILE] [--build-dir DIR]
+                       APP.rb [--] [ARGS...]
+
+Builds APP.rb with Spinel and the profiler (spinel APP.rb -o BIN
+--cc='<this spinel-prof> cc'), runs BIN with ARGS, then writes APP.folded,
+APP.sprof and APP.html (the flamegraph page) in the current directory and
+prints the GC/runtime/Ruby split and the 10 costliest frames on standard
+error. The program's standard input, output, error and exit status are its
+own; a program killed by signal N makes run exit 128+N. Everything after
+APP.rb is the program's (a first `--` is dropped).
+
+Spinel is --spinel PATH, else $SPINEL (each the `spinel` script or its
+directory), else `spinel` on PATH. Spinel's output is shown only when the
+build fails.
+
+options (before APP.rb):
+  --spinel PATH     the Spinel to build with
+  --symbols FILE    a Spinel symbol map, passed on as `spinel-prof cc --symbols`
+  --build-dir DIR   build BIN in DIR and keep it (default: a temporary
+                    directory, removed at the end)
+  -h, --help        show this help
+
+Exit status: the program's; 127 when no Spinel is found; 125 when Spinel
+fails to build APP.rb; 2 for bad usage.
+)";
+
 std::string toolHelp() { return ToolHelpText; }
 
 std::string commandHelp(std::string_view Command) {
@@ -120,6 +167,10 @@ std::string commandHelp(std::string_view Command) {
     return replaceAll(CcHelpText, "@CLANG@", SPINELPROF_CLANG);
   if (Command == "report")
     return ReportHelpText;
+  if (Command == "run")
+    return RunHelpText;
+  if (std::string Help = outputCommandHelp(Command); !Help.empty())
+    return Help;
   if (Command == "help")
     return "usage: spinel-prof help [COMMAND]\n\nShows the help of COMMAND, or of spinel-prof.\n";
   return {};

@@ -59,6 +59,7 @@ struct ProfileMetadata {
   std::vector<std::string> Command;
   std::optional<int64_t> Pid;
   std::optional<std::string> StartTime;
+  std::optional<int64_t> StartTimeNs; ///< Unix time of the start, in ns.
   std::optional<uint64_t> DurationNs;
   std::optional<uint64_t> CpuTimeNs;
   std::optional<std::string> Mode;

@@ -160,6 +160,8 @@ std::string renderReport(const Profile &P, const ReportOptions &Options) {
   std::string Out;
   renderHeader(P, Out);
   Out += '\n';
+  if (!Options.Preamble.empty())
+    Out += Options.Preamble + '\n';
 
   std::vector<FrameCost> Costs = computeFrameCosts(P);
   if (Costs.empty()) {

@@ -37,6 +37,9 @@ struct ReportOptions {
   ReportOrder Order = ReportOrder::BySelf;
   /// Longer names are cut with "..." so the columns stay aligned.
   size_t MaxNameWidth = 60;
+  /// Printed between the header and the table (report's GC / runtime /
+  /// Ruby split, computed before any folding of frames).
+  std::string Preamble;
 };
 
 /// The whole report as text: header, table, and a note when rows were cut.

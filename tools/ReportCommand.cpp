@@ -1,8 +1,11 @@
 //===- ReportCommand.cpp - spinel-prof report -----------------------------===//
 #include "Commands.h"
 #include "FileIO.h"
+#include "KindSplit.h"
+#include "ProfileTransforms.h"
 #include "ProfileInput.h"
 #include "Report.h"
+#include "RuntimeFolding.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -26,6 +29,9 @@ size_t parseTop(const std::string &Value) {
 int runReportCommand(const std::vector<std::string> &Args) {
   ReportOptions Options;
   std::optional<std::string> ProfilePath, OutputPath;
+  bool FoldRuntime = false; // --fold-runtime; --all-frames (default) undoes
+  std::optional<std::string> Focus, Thread; // --focus REGEX, --thread ID
+  bool CollapseRecursion = false;
   bool OptionsEnded = false;
   for (size_t I = 0; I < Args.size(); ++I) {
     const std::string &Arg = Args[I];
@@ -53,7 +59,17 @@ int runReportCommand(const std::vector<std::string> &Args) {
         throw UsageError("report", Name + " needs a value");
       return Args[++I];
     };
-    if (Name == "--top") {
+    if (Arg == "--collapse-recursion") {
+      CollapseRecursion = true;
+    } else if (Name == "--focus") {
+      Focus = Value();
+    } else if (Name == "--thread") {
+      Thread = Value();
+    } else if (Arg == "--fold-runtime") {
+      FoldRuntime = true;
+    } else if (Arg == "--all-frames") {
+      FoldRuntime = false;
+    } else if (Name == "--top") {
       Options.Top = parseTop(Value());
     } else if (Name == "--by") {
       std::string By = Value();
@@ -77,6 +93,17 @@ int runReportCommand(const std::vector<std::string> &Args) {
   Profile P = readProfile(*ProfilePath, [](const std::string &Warning) {
     fmt::print(stderr, "spinel-prof: warning: {}\n", Warning);
   });
+  // Selection first: the split and the table describe the same samples.
+  if (Thread)
+    P = selectThread(P, *Thread);
+  if (Focus)
+    P = focusOn(P, *Focus, "report");
+  if (CollapseRecursion)
+    P = collapseRecursion(P);
+  // The split is of the whole stacks, whatever the table shows.
+  Options.Preamble = renderKindSplit(P);
+  if (FoldRuntime)
+    P = foldRuntimeFrames(P);
   std::string Text = renderReport(P, Options);
   if (OutputPath)
     writeFileAtomically(*OutputPath, Text);

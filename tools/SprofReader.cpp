@@ -125,6 +125,7 @@ public:
     }
     readOptional(Root, "pid", "", M.Pid, &SprofValidator::integer);
     readOptional(Root, "start_time", "", M.StartTime, &SprofValidator::string);
+    readOptional(Root, "start_time_ns", "", M.StartTimeNs, &SprofValidator::integer);
     readOptional(Root, "duration_ns", "", M.DurationNs, &SprofValidator::unsignedInteger);
     readOptional(Root, "cpu_time_ns", "", M.CpuTimeNs, &SprofValidator::unsignedInteger);
     readOptional(Root, "mode", "", M.Mode, &SprofValidator::string);

@@ -24,6 +24,16 @@ int runCommand(const std::string &Name, const std::vector<std::string> &Args) {
     return runCcCommand(Args);
   if (Name == "report")
     return runReportCommand(Args);
+  if (Name == "run")
+    return runRunCommand(Args);
+  if (Name == "flamegraph")
+    return runFlamegraphCommand(Args);
+  if (Name == "convert")
+    return runConvertCommand(Args);
+  if (Name == "diff")
+    return runDiffCommand(Args);
+  if (Name == "merge")
+    return runMergeCommand(Args);
   if (Name == "help") {
     if (Args.empty()) {
       std::fputs(toolHelp().c_str(), stdout);

@@ -27,6 +27,21 @@
 /* The thread-local shadow stack symbol (initial-exec TLS). */
 #define SPINELPROF_STACK_SYMBOL "__spinelprof_stack"
 
+/* The thread-local byte offset (intptr_t, initial-exec TLS) from the
+ * thread's own __spinelprof_stack to the shadow stack now in use: 0 (its
+ * zero initialiser) on a thread's own C stack, the distance to a fiber's
+ * shadow stack while a fiber runs. Instrumented code loads it once at entry
+ * and pushes and pops at __spinelprof_stack + offset; only the runtime's
+ * context-switch wrappers store it. */
+#define SPINELPROF_STACK_OFFSET_SYMBOL "__spinelprof_stack_offset"
+
+/* Bits of spinelprof_frame_descriptor::flags. */
+/* The frame stands for a blocking call (a synthetic "[blocked read]" or
+ * "[sleep]" frame pushed by the runtime around it): while it is on top the
+ * thread's shadow stack does not change, so the sampler reads it from
+ * outside instead of signalling the thread. */
+#define SPINELPROF_FLAG_BLOCKING 0x1u
+
 /* What a frame is. Stored in spinelprof_frame_descriptor::kind. */
 enum spinelprof_frame_kind {
   SPINELPROF_KIND_USER = 0,      /* a Ruby method (or plain C in the program) */
@@ -43,7 +58,7 @@ struct spinelprof_frame_descriptor {
   uint32_t abi_version;   /* SPINELPROF_ABI_VERSION */
   uint32_t kind;          /* enum spinelprof_frame_kind */
   uint32_t line;          /* source line of the definition, 0 if unknown */
-  uint32_t flags;         /* reserved, 0 */
+  uint32_t flags;         /* SPINELPROF_FLAG_*; 0 in plugin descriptors */
   const char *name;       /* display name: "Geo::Vec#zero?" */
   const char *c_name;     /* C symbol: "sp_Geo_Vec_zero_p" */
   const char *file;       /* source file: "app.rb", "app.c", "" */
@@ -51,7 +66,8 @@ struct spinelprof_frame_descriptor {
 
 /* The per-thread shadow stack.
  *
- * Push (at function entry), as the plugin emits it:
+ * Push (at function entry), as the plugin emits it, on the stack at
+ * &__spinelprof_stack + __spinelprof_stack_offset (loaded once at entry):
  *   d = depth;                                  plain load
  *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
  *   depth = d + 1;                              volatile atomic store,
@@ -76,6 +92,9 @@ extern "C" {
 #endif
 /* Defined by the runtime; every instrumented function references it. */
 extern __thread struct spinelprof_shadow_stack __spinelprof_stack
+    __attribute__((tls_model("initial-exec")));
+/* See SPINELPROF_STACK_OFFSET_SYMBOL. */
+extern __thread intptr_t __spinelprof_stack_offset
     __attribute__((tls_model("initial-exec")));
 #ifdef __cplusplus
 }

@@ -75,14 +75,14 @@ def main():
             fail(f'{sprof}: missing key {key}')
         if not isinstance(p[key], ty) or isinstance(p[key], bool):
             fail(f'{sprof}: key {key} has type {type(p[key]).__name__}')
-    if p['format'] != 'spinelprof' or p['version'] != 1 or p['mode'] != 'cpu':
+    if p['format'] != 'spinelprof' or p['version'] != 1 or p['mode'] not in ('cpu', 'wall'):
         fail(f'{sprof}: wrong format/version/mode')
     if not re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', p['start_time']):
         fail(f'{sprof}: start_time {p["start_time"]!r}')
     if not all(isinstance(a, str) for a in p['command']) or not p['command']:
         fail(f'{sprof}: command is not a list of strings')
     f = p['folded']
-    if f.get('unit') != 'samples' or not isinstance(f.get('bytes'), int) \
+    if f.get('unit') not in ('samples', 'microseconds') or not isinstance(f.get('bytes'), int) \
             or not isinstance(f.get('path'), str):
         fail(f'{sprof}: bad folded object {f}')
     if f['bytes'] != len(raw):
@@ -118,11 +118,23 @@ def main():
         tids.add(s['thread'])
     if used != set(range(len(frames))):
         fail(f'{sprof}: frames listed but not used: {set(range(len(frames))) - used}')
+    if f['unit'] == 'microseconds':
+        # The folded file is in microseconds: each line the rounded sum of
+        # its stacks' weights; lines rounding to 0 are left out.
+        weight_us = sum(s['weight_ns'] for s in p['samples']) / 1000
+        if abs(folded_total - weight_us) > 1 + 0.5 * len(p['samples']):
+            fail(f'{sprof}: folded adds to {folded_total} us, weights to {weight_us:.0f}')
+        folded_total = total
     if total != p['sample_count'] or total != folded_total:
         fail(f'{sprof}: sample_count {p["sample_count"]}, samples add to {total}, folded to {folded_total}')
     thread_tids = [t.get('tid') for t in p['threads']]
     if sorted(thread_tids) != sorted(tids) or not all(isinstance(t.get('name'), str) for t in p['threads']):
         fail(f'{sprof}: threads {thread_tids} are not the sampled threads {sorted(tids)}')
+    for t in p['threads']:
+        mine = [s for s in p['samples'] if s['thread'] == t['tid']]
+        if t.get('samples') != sum(s['count'] for s in mine) or \
+                t.get('weight_ns') != sum(s['weight_ns'] for s in mine):
+            fail(f'{sprof}: thread {t} does not add up its samples')
 
     print(f'ok: {total} samples, {len(p["samples"])} stacks, {len(frames)} frames, {len(tids)} threads')
     print(f'pid: {p["pid"]}')

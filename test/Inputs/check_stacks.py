@@ -23,6 +23,9 @@ prefix (default STACKS; `--prefix` may repeat, like FileCheck's
   STACKS-SAMPLES: >= 50      at least 50 samples in all
 
 In names, `*` matches any run of characters; nothing else is special.
+A final "[native] NAME" frame (the runtime's leaf for time outside
+instrumented code) may follow any frame, and a rule that does not name a
+[native] frame itself sees the stack without it (its caller is the leaf).
 Without any EDGE rule edges are not checked. Percentages are of all samples.
 Folded names are decoded (%3B -> ;, %0A, %0D, %25) before matching.
 Exit status: 0 all rules hold, 1 a rule fails, 2 bad usage or input.
@@ -166,6 +169,16 @@ def main():
     if total < rules.min_samples:
         failures.append(f'only {total} samples, want >= {rules.min_samples}')
 
+    def native(f):
+        return f.startswith('[native] ')
+
+    def view(frames, p_text):
+        """The stack as a rule sees it: without a final native leaf unless
+        the rule is about native frames."""
+        if '[native]' in p_text or len(frames) < 2 or not native(frames[-1]):
+            return frames
+        return frames[:-1]
+
     impossible = []
     for frames, count in stacks:
         why = []  # (frame index, reason), every rule the stack breaks
@@ -178,6 +191,8 @@ def main():
         if rules.edges:
             for i in range(1, len(frames)):
                 a, b = frames[i - 1], frames[i]
+                if i == len(frames) - 1 and native(b):
+                    continue
                 if not any(pa.match(a) and pb.match(b) for pa, pb, _ in rules.edges):
                     why.append((i, f'no rule lets {a!r} call {b!r}'))
         if why:
@@ -193,14 +208,15 @@ def main():
 
     report = []
     for p, name, want in rules.leaves:
-        n = sum(c for frames, c in stacks if p.match(frames[-1]))
+        n = sum(c for frames, c in stacks if p.match(view(frames, name)[-1]))
         report.append(f'leaf {name} {pct(n):.1f}%')
         if pct(n) < want:
             failures.append(f'{name} is the leaf of {n} of {total} samples '
                             f'({pct(n):.1f}%), want >= {want:g}%')
     for ps, text, want in rules.paths:
         n = sum(c for frames, c in stacks
-                if len(frames) == len(ps) and all(p.match(f) for p, f in zip(ps, frames)))
+                if len(view(frames, text)) == len(ps) and
+                all(p.match(f) for p, f in zip(ps, view(frames, text))))
         report.append(f'path {text} {pct(n):.1f}%')
         if pct(n) < want:
             failures.append(f'stack {text} has {n} of {total} samples '

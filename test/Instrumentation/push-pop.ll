@@ -1,12 +1,18 @@
 ; Push at entry (after the static allocas), and before every ret and resume
-; a restore of the depth loaded at entry (not a decrement).
+; a restore of the depth loaded at entry (not a decrement), on the stack in
+; use: the thread's own plus the offset a running fiber sets.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s
+
+; CHECK: @__spinelprof_stack_offset = external thread_local(initialexec) global i64, align 8
 
 define i32 @two_rets(i32 %x) {
 ; CHECK-LABEL: define i32 @two_rets(i32 %x)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %a = alloca i32, align 4
-; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[OFFADDR:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack_offset)
+; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8
+; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
 ; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
 ; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
@@ -39,7 +45,10 @@ neg:
 ; volatile, so no later pass may fold them away either).
 define void @leaf() {
 ; CHECK-LABEL: define void @leaf()
-; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[OFFADDR:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack_offset)
+; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8
+; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
 ; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
 ; CHECK-NEXT:    store atomic volatile i32 {{%.*}}, ptr [[STACK]] syncscope("singlethread") release, align 4

@@ -1,24 +1,32 @@
-// A fork child that reaches exit writes nothing and prints nothing: the
-// profile at the path stays the parent's, even when the child exits after
-// the parent has written it.
+// A fork child gets its own profile: a fresh table and re-armed sampling,
+// written at its exit to the path with its pid inserted (f.<pid>.folded,
+// no %p in the path), holding only its own work. The parent's profile,
+// written earlier, is unaffected: only the parent's work, the parent's pid.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/f.folded %t/app %t/child-done > %t/out 2> %t/err
 // Wait for the child, which outlives the parent (up to 10 s).
-// RUN: %python -c "import os,sys,time; [time.sleep(0.05) for _ in range(200) if not os.path.exists(sys.argv[1])]; print(open(sys.argv[1]).read())" %t/child-done | FileCheck %s --check-prefix=CHILD
+// RUN: %python -c "import os,sys,time; [time.sleep(0.05) for _ in range(200) if not os.path.exists(sys.argv[1])]; time.sleep(0.1); print(open(sys.argv[1]).read())" %t/child-done > %t/child
+// RUN: FileCheck %s --check-prefix=CHILD < %t/child
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
-// RUN: count 1 < %t/err
 // RUN: FileCheck %s --check-prefix=FOLDED --implicit-check-not=child < %t/f.folded
 // RUN: %python %inputs/check_sprof.py %t/f.folded > %t/facts
 // RUN: cat %t/out %t/facts | FileCheck %s --check-prefix=OUT
-// RUN: ls %t | count 7
+// The child's profile: only its work, its own pid.
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split()[1])" %t/child > %t/child-pid
+// RUN: %python -c "import subprocess,sys; pid=open(sys.argv[1]).read().strip(); f=sys.argv[2] + '/f.' + pid + '.folded'; print('pid:', pid); sys.stdout.flush(); sys.stdout.write(open(f).read()); sys.stdout.flush(); sys.exit(subprocess.call([sys.executable, sys.argv[3], f]))" %t/child-pid %t %inputs/check_sprof.py > %t/child-facts
+// RUN: FileCheck %s --check-prefix=CHILDPID < %t/child-facts
+// RUN: FileCheck %s --check-prefix=CFOLDED --implicit-check-not=parent_work < %t/child-facts
 //
-// CHILD: child exited
+// CHILD: child {{[0-9]+}} exited
 // OUT: parent pid [[PID:[0-9]+]]
 // ERR: spinelprof: {{[0-9]+}} samples
 // FOLDED: <main>;parent_work
 // OUT: pid: [[PID]]
+// CFOLDED: <main>;child_work
+// CHILDPID: pid: [[P:[0-9]+]]
+// CHILDPID: pid: [[P]]
 #include "manual_frames.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,7 +45,9 @@ __attribute__((destructor)) static void mark_child_done(void) {
     return;
   int fd = open(done_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
-    (void)!write(fd, "child exited\n", 13);
+    char line[64];
+    int n = snprintf(line, sizeof(line), "child %d exited\n", (int)getpid());
+    (void)!write(fd, line, n);
     close(fd);
   }
 }
@@ -58,7 +68,7 @@ int main(int argc, char **argv) {
     while (read(p[0], &c, 1) > 0) {
     }
     uint32_t e = frame_push(&f_child);
-    burn_cpu_ms(50);
+    burn_cpu_ms(80);
     frame_pop(e);
     done_path = argv[1];
     exit(0);

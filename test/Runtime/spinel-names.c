@@ -11,7 +11,7 @@
 // RUN: %python %inputs/spinel/sprof_frames.py %t.sprof | FileCheck %s --check-prefix=SPROF
 //
 // CHECK-DAG: {{^}}<main>;Outer::Mid::Inner.build;Outer::Mid::Inner.new;Outer::Mid::Inner#initialize;Outer::Mid::Inner#name=;Outer::Mid::Inner#normalize!;Outer::Mid::Inner#valid?;Geo::Vec#+;Geo::Vec#-;Geo::Vec#*;Geo::Vec#/;Geo::Vec#==;Geo::Vec#!=;Geo::Vec#<=>;Geo::Vec#<;Geo::Vec#<=;Geo::Vec#>;Geo::Vec#>=;Geo::Vec#<<;Geo::Vec#>>;Geo::Vec#[];Geo::Vec#[]=;Geo::Vec#to_s;Object#spin_wheel {{[0-9]+$}}
-// CHECK-DAG: {{^}}<main>;Object#join_all;sp_str_concat{{(;[a-z_]+)*}} {{[0-9]+$}}
+// CHECK-DAG: {{^}}<main>;Object#join_all;sp_str_concat{{(;[a-z_]+)*(;\[native\] [^ ]+)?}} {{[0-9]+$}}
 // OUT: spun: 100000000
 // OUT-NEXT: joined: 65536
 //

@@ -11,6 +11,7 @@
 #include <string.h>
 
 __thread struct spinelprof_shadow_stack __spinelprof_stack;
+__thread intptr_t __spinelprof_stack_offset;
 
 extern const struct spinelprof_frame_descriptor
     __start_spinelprof_frames[] __attribute__((weak, visibility("hidden")));

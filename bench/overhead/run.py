@@ -1,0 +1,502 @@
+#!/usr/bin/env python3
+"""spinelprof overhead benchmark: one command, prints a table of ratios.
+
+Builds Spinel-shaped C programs (programs/*.c) in several variants with the
+same clang and flags, runs them interleaved over several rounds (every
+variant of a program once per round, the order rotating), and prints median
+wall and CPU time per variant, the ratio to plain -O2 and a geometric-mean
+row; then the microbenchmarks (ns per instrumented call+return, ns per
+sample at depth 10/50/200), max RSS and binary size added, and the compile
+time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
+
+    bench/overhead/run.py [--build DIR] [--quick] [--levers] [--callgrind]
+
+Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
+on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
+the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
+--levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
+the program's `inline` methods either), late (the pass after the -O2
+pipeline instead of before it), le (local-exec instead of initial-exec
+TLS), relaxed (depth stores volatile but not release-ordered), finstr-ai
+(-finstrument-functions-after-inlining).
+With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
+too (plain vs spinel-prof cc). Nothing here is a pass/fail test.
+"""
+import argparse
+import math
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_ROOT = os.path.dirname(os.path.dirname(HERE))
+PROGRAMS_DIR = os.path.join(HERE, 'programs')
+
+# name -> (full-size argument, --quick argument); each full run takes
+# roughly 0.2-0.4 s with plain -O2 on a 2-core machine of 2026.
+PROGRAMS = {
+    'fib': ('38', '30'),
+    'tak': ('40', '4'),
+    'ackermann': ('100', '10'),
+    'binary_trees': ('15', '12'),
+    'ray': ('1000', '150'),
+    'json': ('2000', '200'),
+    'raise': ('4000000', '300000'),
+    'fiber': ('600000', '60000'),
+    'loops': ('20', '2'),
+}
+BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
+LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'relaxed', 'finstr-ai']
+# Spinel's own benchmarks that run 0.1-1 s with these arguments.
+SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
+                     'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
+                     'bm_spectral_norm', 'bm_huffman', 'bm_fasta', 'bm_nbody',
+                     'bm_str_concat', 'bm_gcbench', 'bm_splay', 'bm_matmul']
+
+# -gdwarf-4: valgrind 3.22 cannot read clang 19's DWARF 5 line tables.
+CFLAGS = ['-O2', '-gline-tables-only', '-gdwarf-4', '-w']
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_cmd(cmd, env=None, cwd=None):
+    r = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise SystemExit('command failed (%d): %s\n%s' %
+                         (r.returncode, ' '.join(map(shlex.quote, cmd)), r.stderr[-3000:]))
+    return r.stdout
+
+
+def timed_rusage(cmd, env=None, cwd=None):
+    """Runs cmd with stdout captured; returns (wall s, CPU s, max RSS KB,
+    stdout). CPU time comes from wait4; max RSS from /usr/bin/time when
+    there is one (the child Python forks starts with Python's own RSS)."""
+    out_file = tempfile.TemporaryFile()
+    err_file = tempfile.TemporaryFile()
+    rss_file = tempfile.NamedTemporaryFile(prefix='rss', delete=False)
+    rss_file.close()
+    full = (['/usr/bin/time', '-f', '%M', '-o', rss_file.name] + cmd
+            if os.path.exists('/usr/bin/time') else cmd)
+    start = time.perf_counter()
+    p = subprocess.Popen(full, env=env, cwd=cwd, stdout=out_file, stderr=err_file)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    out_file.seek(0)
+    err_file.seek(0)
+    out = out_file.read().decode(errors='replace')
+    if p.returncode != 0:
+        raise SystemExit('%s exited %d: %s' % (' '.join(cmd), p.returncode,
+                                               err_file.read().decode(errors='replace')[-2000:]))
+    rss = ru.ru_maxrss
+    try:
+        rss = int(open(rss_file.name).read().split()[-1])
+    except (ValueError, IndexError):
+        pass
+    os.unlink(rss_file.name)
+    return wall, ru.ru_utime + ru.ru_stime, rss, out
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float('nan')
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0 and not math.isnan(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build)
+        self.tool = os.path.join(self.build, 'bin', 'spinel-prof')
+        self.plugin = os.path.join(self.build, 'lib', 'SpinelProf.so')
+        self.rtlib = os.path.join(self.build, 'lib', 'libspinelprof_rt.a')
+        for f in (self.tool, self.plugin, self.rtlib):
+            if not os.path.exists(f):
+                raise SystemExit('missing %s: build spinelprof first (ninja -C %s)' % (f, self.build))
+        self.clang = args.clang or self.cached_clang()
+        self.opt = os.path.join(os.path.dirname(os.path.realpath(self.clang)), 'opt')
+        self.work = os.path.abspath(args.work)
+        os.makedirs(os.path.join(self.work, 'run'), exist_ok=True)
+        self.inc = ['-I' + os.path.join(SRC_ROOT, 'examples'), '-I' + PROGRAMS_DIR]
+        self.base_env = {k: v for k, v in os.environ.items()
+                         if not k.startswith('SPINEL_PROFILE')}
+
+    def cached_clang(self):
+        cache = os.path.join(self.build, 'CMakeCache.txt')
+        for line in open(cache):
+            if line.startswith('SPINELPROF_CLANG:'):
+                return line.split('=', 1)[1].strip()
+        return shutil.which('clang') or 'clang'
+
+    def path(self, *parts):
+        return os.path.join(self.work, *parts)
+
+    # ---- building --------------------------------------------------------
+    def compile_variant(self, prog, variant, out):
+        src = os.path.join(PROGRAMS_DIR, prog + '.c')
+        env = dict(self.base_env)
+        common = CFLAGS + self.inc
+        if variant == 'plain':
+            cmd = [self.clang] + common + [src, '-lm', '-o', out]
+        elif variant in ('prof', 'all', 'lean'):
+            if variant != 'prof':
+                env['SPINEL_PROFILE_FRAMES'] = variant
+            cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
+        elif variant in ('finstr', 'finstr-ai'):
+            flag = ('-finstrument-functions' if variant == 'finstr'
+                    else '-finstrument-functions-after-inlining')
+            cmd = [self.clang] + common + [flag, src, self.hooks_obj(), '-lm', '-o', out]
+        elif variant == 'pg':
+            cmd = [self.clang] + common + ['-pg', src, '-lm', '-o', out]
+        elif variant == 'late':
+            env['SPINEL_PROFILE_STAGE'] = 'late'
+            cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
+        elif variant == 'relaxed':
+            # The pass alone on unoptimized IR, its depth stores made plain
+            # volatile (no release ordering), then the -O2 pipeline.
+            ll = out + '.ll'
+            run_cmd([self.clang] + common + ['-S', '-emit-llvm', '-Xclang',
+                                              '-disable-llvm-passes', src, '-o', ll], env)
+            run_cmd([self.opt, '-load-pass-plugin', self.plugin, '-passes=spinelprof',
+                     '-S', ll, '-o', out + '.inst.ll'], env)
+            text = open(out + '.inst.ll').read()
+            text = re.sub(r'store atomic volatile (i32 [^,]+, ptr [^ ]+) syncscope\("singlethread"\) release',
+                          r'store volatile \1', text)
+            open(out + '.inst.ll', 'w').write(text)
+            cmd = [self.clang, '-O2', '-w', out + '.inst.ll', self.rtlib, '-lm', '-o', out]
+        elif variant == 'le':
+            ll = out + '.ll'
+            run_cmd([self.tool, 'cc'] + common + ['-S', '-emit-llvm', src, '-o', ll], env)
+            text = open(ll).read()
+            text = re.sub(r'(@__spinelprof_stack = external )thread_local\(initialexec\)',
+                          r'\1thread_local(localexec)', text)
+            open(ll, 'w').write(text)
+            cmd = [self.clang, '-O2', '-w', ll, self.rtlib, '-lm', '-o', out]
+        else:
+            raise ValueError(variant)
+        run_cmd(cmd, env)
+
+    def hooks_obj(self):
+        obj = self.path('hooks.o')
+        if not os.path.exists(obj):
+            run_cmd([self.clang, '-O2', '-c', os.path.join(HERE, 'hooks.c'), '-o', obj])
+        return obj
+
+    def binary(self, prog, variant):
+        build_variant = 'prof' if variant in ('off', 'on') else variant
+        return self.path('bin', '%s.%s' % (prog, build_variant))
+
+    def build_all(self, progs, variants):
+        os.makedirs(self.path('bin'), exist_ok=True)
+        built = set()
+        for prog in progs:
+            for v in variants:
+                exe = self.binary(prog, v)
+                if exe in built:
+                    continue
+                self.compile_variant(prog, 'prof' if v in ('off', 'on') else v, exe)
+                built.add(exe)
+        log('built %d binaries in %s' % (len(built), self.path('bin')))
+
+    # ---- running ---------------------------------------------------------
+    def run_env(self, variant):
+        env = dict(self.base_env)
+        if variant == 'off':
+            env['SPINEL_PROFILE'] = '0'
+        elif variant != 'plain' and variant not in ('finstr', 'finstr-ai', 'pg'):
+            env['SPINEL_PROFILE'] = self.path('run', 'profile.folded')
+            env['SPINEL_PROFILE_HZ'] = str(self.args.hz)
+            env['SPINEL_PROFILE_QUIET'] = '1'
+        return env
+
+    def run_programs(self, progs, variants):
+        os.makedirs(self.path('run'), exist_ok=True)
+        results = {(p, v): [] for p in progs for v in variants}
+        outputs = {}
+        for rnd in range(self.args.rounds):
+            log('round %d/%d' % (rnd + 1, self.args.rounds))
+            for prog in progs:
+                arg = PROGRAMS[prog][1 if self.args.quick else 0]
+                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+                for v in order:
+                    wall, cpu, rss, out = timed_rusage([self.binary(prog, v), arg],
+                                                       env=self.run_env(v), cwd=self.path('run'))
+                    results[(prog, v)].append((wall, cpu, rss))
+                    first = outputs.setdefault(prog, out)
+                    if out != first:
+                        raise SystemExit('%s (%s) printed something else than plain:\n%s\n%s'
+                                         % (prog, v, first, out))
+        return results
+
+    def print_table(self, title, progs, variants, results):
+        print('\n## %s\n' % title)
+        print('Median of %d interleaved runs; ratio = variant / plain (CPU time; wall in brackets).'
+              % self.args.rounds)
+        head = '| program | plain wall s | plain CPU s |' + ''.join(
+            ' %s |' % v for v in variants if v != 'plain')
+        print(head)
+        print('|' + '---|' * (3 + len(variants) - 1))
+        ratios = {v: [] for v in variants}
+        wall_ratios = {v: [] for v in variants}
+        for prog in progs:
+            pw = median([r[0] for r in results[(prog, 'plain')]])
+            pc = median([r[1] for r in results[(prog, 'plain')]])
+            row = '| %s | %.3f | %.3f |' % (prog, pw, pc)
+            for v in variants:
+                if v == 'plain':
+                    continue
+                w = median([r[0] for r in results[(prog, v)]])
+                c = median([r[1] for r in results[(prog, v)]])
+                ratios[v].append(c / pc)
+                wall_ratios[v].append(w / pw)
+                row += ' %.3f (%.3f) |' % (c / pc, w / pw)
+            print(row)
+        row = '| geometric mean | | |'
+        for v in variants:
+            if v != 'plain':
+                row += ' %.3f (%.3f) |' % (geomean(ratios[v]), geomean(wall_ratios[v]))
+        print(row)
+        return ratios
+
+    def print_targets(self, progs, ratios):
+        if 'on' not in ratios or 'finstr' not in ratios:
+            return
+        print('\nPer-program target: added cost at 1 kHz <= max(2%, 1/3 of -finstrument-functions\' added cost)')
+        for i, prog in enumerate(progs):
+            on = ratios['on'][i] - 1
+            fi = ratios['finstr'][i] - 1
+            limit = max(0.02, fi / 3)
+            print('  %-13s on %+6.1f%%  finstr %+7.1f%%  limit %5.1f%%  %s' % (
+                prog, 100 * on, 100 * fi, 100 * limit, 'ok' if on <= limit else 'MISSED'))
+        g = geomean(ratios['on']) - 1
+        print('  geometric mean at 1 kHz: %+.1f%% (target <= 3%%): %s' % (100 * g, 'ok' if g <= 0.03 else 'MISSED'))
+
+    def print_rss_size(self, progs, results):
+        print('\n## Memory and size\n')
+        print('| program | max RSS plain KB | added at 1 kHz KB | binary plain B | added B (spinel-prof cc) |')
+        print('|---|---|---|---|---|')
+        for prog in progs:
+            rp = median([r[2] for r in results[(prog, 'plain')]])
+            ro = median([r[2] for r in results[(prog, 'on')]])
+            sp = os.path.getsize(self.binary(prog, 'plain'))
+            so = os.path.getsize(self.binary(prog, 'on'))
+            print('| %s | %d | %+d | %d | %+d |' % (prog, rp, ro - rp, sp, so - sp))
+
+    # ---- callgrind -------------------------------------------------------
+    def callgrind(self, progs, variants):
+        if not shutil.which('valgrind'):
+            print('\n(valgrind not installed: no instruction counts)')
+            return
+        print('\n## Instructions executed (callgrind, sampling off), ratio to plain\n')
+        vs = [v for v in variants if v not in ('on',)]
+        print('| program | plain Ir |' + ''.join(' %s |' % v for v in vs if v != 'plain'))
+        print('|' + '---|' * (1 + len(vs)))
+        ratios = {v: [] for v in vs}
+        for prog in progs:
+            arg = PROGRAMS[prog][1]
+            counts = {}
+            for v in vs:
+                # Sampling off: valgrind runs the program ~50x slower, so
+                # samples would cost ~50x more per instruction counted.
+                env = self.run_env('off' if v not in ('plain', 'finstr', 'finstr-ai', 'pg') else v)
+                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
+                                    self.binary(prog, v), arg], env=env,
+                                   cwd=self.path('run'), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)
+                m = re.search(r'Collected : (\d+)', r.stderr)
+                counts[v] = int(m.group(1)) if m else float('nan')
+            row = '| %s | %d |' % (prog, counts['plain'])
+            for v in vs:
+                if v != 'plain':
+                    ratios[v].append(counts[v] / counts['plain'])
+                    row += ' %.3f |' % (counts[v] / counts['plain'])
+            print(row)
+        print('| geometric mean | |' + ''.join(' %.3f |' % geomean(ratios[v]) for v in vs if v != 'plain'))
+
+    # ---- microbenchmarks ---------------------------------------------------
+    def callbench(self):
+        """ns added per instrumented call+return."""
+        src = os.path.join(HERE, 'micro', 'callbench.c')
+        tls = os.path.join(HERE, 'micro', 'model_tls.c')
+        n = '20000000' if self.args.quick else '200000000'
+        exes = {}
+        builds = {
+            'plain': [self.clang] + CFLAGS + [src],
+            'spinelprof': [self.tool, 'cc'] + CFLAGS + [src],
+            'finstr (out-of-line call)': [self.clang] + CFLAGS + ['-finstrument-functions', src, self.hooks_obj()],
+            'model: store, IE TLS': [self.clang] + CFLAGS + ['-DMODEL=1', src],
+            'model: decrement, IE TLS': [self.clang] + CFLAGS + ['-DMODEL=2', src],
+            'model: store, LE TLS': [self.clang] + CFLAGS + ['-DMODEL=3', src],
+            'model: store, stack via TLS pointer': [self.clang] + CFLAGS + ['-DMODEL=4', src],
+        }
+        for name, cmd in builds.items():
+            exe = self.path('bin', 'callbench.%d' % len(exes))
+            run_cmd(cmd + [tls, '-o', exe], dict(self.base_env))
+            exes[name] = exe
+        env = dict(self.base_env, SPINEL_PROFILE='0')
+        times = {k: [] for k in exes}
+        for _ in range(max(3, self.args.rounds)):
+            for name, exe in exes.items():
+                times[name].append(timed_rusage([exe, n], env=env)[1])
+        base = median(times['plain'])
+        print('\n## Cost per instrumented call+return (micro/callbench.c: %s calls of a noinline method)\n' % n)
+        print('| variant | ns per call | added ns per call |')
+        print('|---|---|---|')
+        for name in exes:
+            t = median(times[name])
+            print('| %s | %.2f | %+.2f |' % (name, t / int(n) * 1e9, (t - base) / int(n) * 1e9))
+        if shutil.which('valgrind'):
+            small = '1000000'
+            irs = {}
+            for name, exe in exes.items():
+                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', exe, small],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                m = re.search(r'Collected : (\d+)', r.stderr)
+                irs[name] = int(m.group(1)) if m else 0
+            print('\nInstructions added per call+return (callgrind, %s calls): ' % small +
+                  ', '.join('%s %.1f' % (k, (v - irs['plain']) / int(small)) for k, v in irs.items() if k != 'plain'))
+
+    def samplebench(self):
+        """ns per sample at shadow-stack depths 10, 50, 200."""
+        src = os.path.join(HERE, 'micro', 'depthbench.c')
+        exe = self.path('bin', 'depthbench')
+        run_cmd([self.tool, 'cc'] + CFLAGS + [src, '-o', exe], dict(self.base_env))
+        count = '20000' if self.args.quick else '200000'
+        print('\n## Cost per sample (micro/depthbench.c: %s SIGPROFs sent to itself at each depth)\n' % count)
+        print('Thread CPU ns per signal, median of %d runs; "off" is an empty handler '
+              '(the kernel\'s delivery cost), "on" the profiler\'s handler.\n' % max(3, self.args.rounds))
+        print('| depth | off ns | on ns | ns per sample (on - off) |')
+        print('|---|---|---|---|')
+        folded = self.path('run', 'depth.folded')
+        for depth in (10, 50, 200):
+            offs, ons = [], []
+            for _ in range(max(3, self.args.rounds)):
+                offs.append(float(timed_rusage([exe, str(depth), count],
+                                               env=dict(self.base_env, SPINEL_PROFILE='0'))[3]))
+                env = dict(self.base_env, SPINEL_PROFILE=folded, SPINEL_PROFILE_QUIET='1')
+                ons.append(float(timed_rusage([exe, str(depth), count], env=env)[3]))
+            off, on = median(offs), median(ons)
+            print('| %d | %.0f | %.0f | %.0f |' % (depth, off, on, on - off))
+
+    def compile_time(self):
+        lines = 5000 if self.args.quick else 52000
+        src = self.path('large.c')
+        run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
+        n_lines = sum(1 for _ in open(src))
+        rounds = 1 if self.args.quick else 3
+        plain, prof = [], []
+        for _ in range(rounds):
+            plain.append(timed_rusage([self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')],
+                                      env=dict(self.base_env))[1])
+            prof.append(timed_rusage([self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')],
+                                     env=dict(self.base_env))[1])
+        p, q = median(plain), median(prof)
+        print('\n## Compile time (gen_large.py, %d lines, clang -O2 -c, CPU s, median of %d)\n' % (n_lines, rounds))
+        print('| plain | spinel-prof cc | added |')
+        print('|---|---|---|')
+        print('| %.2f | %.2f | %+.1f%% |' % (p, q, 100 * (q / p - 1)))
+
+    def spinel(self):
+        home = os.environ.get('SPINEL_HOME')
+        spinel = os.path.join(home, 'spinel') if home else None
+        if not spinel or not os.path.isfile(spinel):
+            print('\n(SPINEL_HOME is not set%s: Spinel\'s own benchmarks skipped)' %
+                  ('' if not home else ' to a directory with a spinel script'))
+            return
+        progs = []
+        os.makedirs(self.path('spinel'), exist_ok=True)
+        names = SPINEL_BENCHMARKS[:3] if self.args.quick else SPINEL_BENCHMARKS
+        for name in names:
+            rb = os.path.join(home, 'benchmark', name + '.rb')
+            if not os.path.exists(rb):
+                continue
+            ok = True
+            for v, cc in (('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)):
+                out = self.path('spinel', '%s.%s' % (name, v))
+                if cc is None:
+                    cc = '%s -finstrument-functions %s' % (self.clang, self.hooks_obj())
+                r = subprocess.run([spinel, rb, '-o', out, '--cc=' + cc], cwd=self.path('spinel'),
+                                   env=dict(self.base_env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                if r.returncode != 0:
+                    log('spinel: %s (%s) did not build: %s' % (name, v, r.stderr.decode()[-300:]))
+                    ok = False
+                    break
+            if ok:
+                progs.append(name)
+        variants = ['plain', 'off', 'on', 'finstr']
+        results = {(p, v): [] for p in progs for v in variants}
+        rounds = 1 if self.args.quick else self.args.rounds
+        for rnd in range(rounds):
+            for p in progs:
+                order = variants[rnd % 4:] + variants[:rnd % 4]
+                for v in order:
+                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
+                    w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
+                    results[(p, v)].append((w, c, rss))
+        saved = self.args.rounds
+        self.args.rounds = rounds
+        ratios = self.print_table("Spinel's own benchmarks (SPINEL_HOME=%s)" % home, progs, variants, results)
+        self.args.rounds = saved
+        self.print_targets(progs, ratios)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--build', default=os.path.join(SRC_ROOT, 'build'),
+                    help='spinelprof build directory (default: %(default)s)')
+    ap.add_argument('--work', default=os.path.join(tempfile.gettempdir(), 'spinelprof-overhead-%d' % os.getuid()),
+                    help='where binaries and profiles go (default: %(default)s)')
+    ap.add_argument('--clang', help='clang for the other variants (default: the one spinel-prof uses)')
+    ap.add_argument('--quick', action='store_true', help='small sizes, 2 rounds, 5k-line compile: proves it works (CI)')
+    ap.add_argument('--rounds', type=int, help='interleaved rounds (default 7, --quick 2)')
+    ap.add_argument('--hz', type=int, default=1000, help='sampling rate of the "on" variant')
+    ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
+    ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
+    ap.add_argument('--only', help='comma-separated programs')
+    ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel')
+    args = ap.parse_args()
+    if args.rounds is None:
+        args.rounds = 2 if args.quick else 7
+    b = Bench(args)
+    skip = set(filter(None, args.skip.split(',')))
+    progs = args.only.split(',') if args.only else list(PROGRAMS)
+    variants = BASE_VARIANTS + (LEVER_VARIANTS if args.levers else [])
+    started = time.time()
+    print('# spinelprof overhead (%s, clang %s, %s mode, %d rounds)' % (
+        time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), b.clang,
+        'quick' if args.quick else 'full', args.rounds))
+    if 'programs' not in skip:
+        b.build_all(progs, variants)
+        results = b.run_programs(progs, variants)
+        ratios = b.print_table('Programs', progs, variants, results)
+        b.print_targets(progs, ratios)
+        b.print_rss_size(progs, results)
+    if args.callgrind:
+        if 'programs' in skip:
+            b.build_all(progs, variants)
+        b.callgrind(progs, variants)
+    if 'micro' not in skip:
+        b.callbench()
+    if 'sample' not in skip:
+        b.samplebench()
+    if 'compile' not in skip:
+        b.compile_time()
+    if 'spinel' not in skip:
+        b.spinel()
+    print('\n(took %.0f s)' % (time.time() - started))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,326 @@
+//===- spinelprof_interpose.cpp - libc calls the profiler must see --------===//
+//
+// Part of spinelprof. See spinelprof_interpose.h. Every definition here
+// forwards to libc's function of the same name; with hooks installed it
+// also tells the profiler what the call does to the thread: a blocking call
+// gets a synthetic frame (and SIGPROF blocked, so that no profiling signal
+// can cut it short), a new thread is registered, a context switch switches
+// shadow stacks.
+//
+//===----------------------------------------------------------------------===//
+#undef _FORTIFY_SOURCE
+#include "spinelprof_interpose.h"
+
+#include <atomic>
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/file.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace spinelprof {
+
+static std::atomic<const InterposeHooks *> Hooks;
+
+void setInterposeHooks(const InterposeHooks *H) { Hooks.store(H); }
+
+/// libc's definition of Name, looked up once. Normal context.
+static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
+  void *F = Cache.load(std::memory_order_acquire);
+  if (!F) {
+    F = dlsym(RTLD_NEXT, Name);
+    if (!F)
+      abort(); // No libc function to forward to: nothing sensible to do.
+    Cache.store(F, std::memory_order_release);
+  }
+  return F;
+}
+
+#define SPINELPROF_REAL(Name)                                                  \
+  ([]() {                                                                      \
+    static std::atomic<void *> Cache;                                          \
+    return reinterpret_cast<decltype(&::Name)>(realFunction(Cache, #Name));    \
+  }())
+
+// Synthetic frames of the blocking calls, flagged blocking.
+#define SPINELPROF_BLOCKING_FRAME(Var, Text)                                   \
+  static const FrameDescriptor Var = {SPINELPROF_ABI_VERSION,                  \
+                                      SPINELPROF_KIND_SYNTHETIC,               \
+                                      0,                                       \
+                                      SPINELPROF_FLAG_BLOCKING,                \
+                                      Text,                                    \
+                                      "",                                      \
+                                      ""};
+SPINELPROF_BLOCKING_FRAME(ReadFrame, "[blocked read]")
+SPINELPROF_BLOCKING_FRAME(WriteFrame, "[blocked write]")
+SPINELPROF_BLOCKING_FRAME(RecvFrame, "[blocked recv]")
+SPINELPROF_BLOCKING_FRAME(SendFrame, "[blocked send]")
+SPINELPROF_BLOCKING_FRAME(AcceptFrame, "[blocked accept]")
+SPINELPROF_BLOCKING_FRAME(ConnectFrame, "[blocked connect]")
+SPINELPROF_BLOCKING_FRAME(PollFrame, "[blocked poll]")
+SPINELPROF_BLOCKING_FRAME(SelectFrame, "[blocked select]")
+SPINELPROF_BLOCKING_FRAME(EpollFrame, "[blocked epoll_wait]")
+SPINELPROF_BLOCKING_FRAME(SleepFrame, "[sleep]")
+SPINELPROF_BLOCKING_FRAME(WaitFrame, "[blocked wait]")
+SPINELPROF_BLOCKING_FRAME(CondFrame, "[blocked cond_wait]")
+SPINELPROF_BLOCKING_FRAME(MutexFrame, "[blocked mutex]")
+SPINELPROF_BLOCKING_FRAME(JoinFrame, "[blocked join]")
+SPINELPROF_BLOCKING_FRAME(SemFrame, "[blocked sem_wait]")
+SPINELPROF_BLOCKING_FRAME(FsyncFrame, "[blocked fsync]")
+SPINELPROF_BLOCKING_FRAME(FlockFrame, "[blocked flock]")
+SPINELPROF_BLOCKING_FRAME(PauseFrame, "[blocked pause]")
+
+/// Runs Call between enterBlocking and leaveBlocking when hooks are set.
+/// errno is the call's.
+template <typename Call>
+static inline auto blocking(const FrameDescriptor &Frame, Call C) {
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (!H)
+    return C();
+  BlockingScope Scope;
+  H->enterBlocking(Scope, &Frame);
+  auto Result = C();
+  int Err = errno;
+  H->leaveBlocking(Scope);
+  errno = Err;
+  return Result;
+}
+
+namespace {
+struct ThreadStart {
+  void *(*Start)(void *);
+  void *Arg;
+};
+} // namespace
+
+static void *threadTrampoline(void *P) {
+  ThreadStart S = *static_cast<ThreadStart *>(P);
+  free(P);
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (H)
+    H->threadStarted();
+  void *Result = S.Start(S.Arg);
+  // pthread_exit and cancellation skip this; the registry's thread-key
+  // destructor covers them.
+  if ((H = Hooks.load(std::memory_order_acquire)))
+    H->threadFinished();
+  return Result;
+}
+
+int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
+                      void *(*Start)(void *), void *Arg) {
+  return SPINELPROF_REAL(pthread_create)(Thread, Attr, Start, Arg);
+}
+
+/// The first code of a fiber made by makecontext: its record arrives as
+/// two ints (makecontext passes ints only).
+static void fiberTrampoline(unsigned Hi, unsigned Lo) {
+  auto *S = reinterpret_cast<FiberStart *>(uintptr_t(Hi) << 32 | Lo);
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (H)
+    H->fiberEntered(*S);
+  const int *A = S->Args;
+  switch (S->Argc) {
+  case 0: S->Body(); break;
+  case 1: reinterpret_cast<void (*)(int)>(S->Body)(A[0]); break;
+  case 2: reinterpret_cast<void (*)(int, int)>(S->Body)(A[0], A[1]); break;
+  case 3:
+    reinterpret_cast<void (*)(int, int, int)>(S->Body)(A[0], A[1], A[2]);
+    break;
+  case 4:
+    reinterpret_cast<void (*)(int, int, int, int)>(S->Body)(A[0], A[1], A[2],
+                                                           A[3]);
+    break;
+  case 5:
+    reinterpret_cast<void (*)(int, int, int, int, int)>(S->Body)(
+        A[0], A[1], A[2], A[3], A[4]);
+    break;
+  default:
+    reinterpret_cast<void (*)(int, int, int, int, int, int)>(S->Body)(
+        A[0], A[1], A[2], A[3], A[4], A[5]);
+    break;
+  }
+  if (H)
+    H->fiberReturned(*S);
+  // Returning resumes uc_link, as the body's return would have.
+}
+
+} // namespace spinelprof
+
+using namespace spinelprof;
+
+// Default visibility: shared libraries that call these through the PLT
+// reach them too when the executable exports them.
+#define SPINELPROF_INTERPOSE extern "C" __attribute__((visibility("default")))
+
+SPINELPROF_INTERPOSE int pthread_create(pthread_t *Thread,
+                                        const pthread_attr_t *Attr,
+                                        void *(*Start)(void *),
+                                        void *Arg) noexcept {
+  if (!Hooks.load(std::memory_order_acquire))
+    return realPthreadCreate(Thread, Attr, Start, Arg);
+  auto *S = static_cast<ThreadStart *>(malloc(sizeof(ThreadStart)));
+  if (!S)
+    return realPthreadCreate(Thread, Attr, Start, Arg);
+  *S = {Start, Arg};
+  int Err = realPthreadCreate(Thread, Attr, threadTrampoline, S);
+  if (Err)
+    free(S);
+  return Err;
+}
+
+SPINELPROF_INTERPOSE void makecontext(ucontext_t *Context, void (*Body)(),
+                                      int Argc, ...) noexcept {
+  FiberStart Start;
+  Start.Body = Body;
+  Start.Argc = Argc < 0 ? 0 : Argc > 6 ? 6 : Argc;
+  Start.Fiber = nullptr;
+  va_list Args;
+  va_start(Args, Argc);
+  for (int I = 0; I < 6; ++I)
+    Start.Args[I] = I < Start.Argc ? va_arg(Args, int) : 0;
+  va_end(Args);
+  auto Real = SPINELPROF_REAL(makecontext);
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  // More than six arguments is beyond what the trampoline forwards: such a
+  // fiber runs untracked (on its resumer's shadow stack).
+  if (H && Argc <= 6 && H->fiberCreated(Start)) {
+    auto *Record = static_cast<FiberStart *>(Start.Fiber);
+    uintptr_t P = reinterpret_cast<uintptr_t>(Record);
+    Real(Context, reinterpret_cast<void (*)()>(fiberTrampoline), 2,
+         unsigned(P >> 32), unsigned(P & 0xffffffffu));
+    return;
+  }
+  const int *A = Start.Args;
+  Real(Context, Body, Start.Argc, A[0], A[1], A[2], A[3], A[4], A[5]);
+}
+
+SPINELPROF_INTERPOSE int swapcontext(ucontext_t *From,
+                                     const ucontext_t *To) noexcept {
+  auto Real = SPINELPROF_REAL(swapcontext);
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (!H)
+    return Real(From, To);
+  void *Saved = H->beforeSwitch();
+  int Result = Real(From, To);
+  int Err = errno;
+  // Back in From's context (on this thread): its stack is in use again.
+  H->afterSwitch(Saved);
+  errno = Err;
+  return Result;
+}
+
+// setcontext needs no wrapper: it does not return, and the context it
+// resumes restores its own stack (a swapcontext wrapper or a fiber's
+// trampoline).
+
+#define SPINELPROF_BLOCKING(Ret, Name, Params, Args, Frame, Spec)              \
+  SPINELPROF_INTERPOSE Ret Name Params Spec {                                  \
+    auto Real = SPINELPROF_REAL(Name);                                         \
+    return blocking(Frame, [&] { return Real Args; });                         \
+  }
+
+SPINELPROF_BLOCKING(ssize_t, read, (int Fd, void *Buf, size_t N),
+                    (Fd, Buf, N), ReadFrame, )
+SPINELPROF_BLOCKING(ssize_t, write, (int Fd, const void *Buf, size_t N),
+                    (Fd, Buf, N), WriteFrame, )
+SPINELPROF_BLOCKING(ssize_t, recv, (int Fd, void *Buf, size_t N, int Flags),
+                    (Fd, Buf, N, Flags), RecvFrame, )
+SPINELPROF_BLOCKING(ssize_t, recvfrom,
+                    (int Fd, void *Buf, size_t N, int Flags,
+                     struct sockaddr *Addr, socklen_t *Len),
+                    (Fd, Buf, N, Flags, Addr, Len), RecvFrame, )
+SPINELPROF_BLOCKING(ssize_t, recvmsg, (int Fd, struct msghdr *M, int Flags),
+                    (Fd, M, Flags), RecvFrame, )
+SPINELPROF_BLOCKING(ssize_t, send,
+                    (int Fd, const void *Buf, size_t N, int Flags),
+                    (Fd, Buf, N, Flags), SendFrame, )
+SPINELPROF_BLOCKING(ssize_t, sendto,
+                    (int Fd, const void *Buf, size_t N, int Flags,
+                     const struct sockaddr *Addr, socklen_t Len),
+                    (Fd, Buf, N, Flags, Addr, Len), SendFrame, )
+SPINELPROF_BLOCKING(ssize_t, sendmsg,
+                    (int Fd, const struct msghdr *M, int Flags),
+                    (Fd, M, Flags), SendFrame, )
+SPINELPROF_BLOCKING(int, accept,
+                    (int Fd, struct sockaddr *Addr, socklen_t *Len),
+                    (Fd, Addr, Len), AcceptFrame, )
+SPINELPROF_BLOCKING(int, accept4,
+                    (int Fd, struct sockaddr *Addr, socklen_t *Len, int Flags),
+                    (Fd, Addr, Len, Flags), AcceptFrame, )
+SPINELPROF_BLOCKING(int, connect,
+                    (int Fd, const struct sockaddr *Addr, socklen_t Len),
+                    (Fd, Addr, Len), ConnectFrame, )
+SPINELPROF_BLOCKING(int, poll, (struct pollfd * Fds, nfds_t N, int Timeout),
+                    (Fds, N, Timeout), PollFrame, )
+SPINELPROF_BLOCKING(int, ppoll,
+                    (struct pollfd * Fds, nfds_t N, const struct timespec *T,
+                     const sigset_t *Mask),
+                    (Fds, N, T, Mask), PollFrame, )
+SPINELPROF_BLOCKING(int, select,
+                    (int N, fd_set *R, fd_set *W, fd_set *E,
+                     struct timeval *T),
+                    (N, R, W, E, T), SelectFrame, )
+SPINELPROF_BLOCKING(int, pselect,
+                    (int N, fd_set *R, fd_set *W, fd_set *E,
+                     const struct timespec *T, const sigset_t *Mask),
+                    (N, R, W, E, T, Mask), SelectFrame, )
+SPINELPROF_BLOCKING(int, epoll_wait,
+                    (int Fd, struct epoll_event *Events, int Max, int Timeout),
+                    (Fd, Events, Max, Timeout), EpollFrame, )
+SPINELPROF_BLOCKING(int, epoll_pwait,
+                    (int Fd, struct epoll_event *Events, int Max, int Timeout,
+                     const sigset_t *Mask),
+                    (Fd, Events, Max, Timeout, Mask), EpollFrame, )
+SPINELPROF_BLOCKING(int, nanosleep,
+                    (const struct timespec *T, struct timespec *Rem), (T, Rem),
+                    SleepFrame, )
+SPINELPROF_BLOCKING(int, clock_nanosleep,
+                    (clockid_t Clock, int Flags, const struct timespec *T,
+                     struct timespec *Rem),
+                    (Clock, Flags, T, Rem), SleepFrame, )
+SPINELPROF_BLOCKING(unsigned, sleep, (unsigned Seconds), (Seconds), SleepFrame,
+                    )
+SPINELPROF_BLOCKING(int, usleep, (useconds_t Usec), (Usec), SleepFrame, )
+SPINELPROF_BLOCKING(int, pause, (void), (), PauseFrame, )
+SPINELPROF_BLOCKING(pid_t, waitpid, (pid_t Pid, int *Status, int Options),
+                    (Pid, Status, Options), WaitFrame, )
+SPINELPROF_BLOCKING(pid_t, wait, (int *Status), (Status), WaitFrame, )
+SPINELPROF_BLOCKING(int, pthread_cond_wait,
+                    (pthread_cond_t * C, pthread_mutex_t *M), (C, M),
+                    CondFrame, )
+SPINELPROF_BLOCKING(int, pthread_cond_timedwait,
+                    (pthread_cond_t * C, pthread_mutex_t *M,
+                     const struct timespec *T),
+                    (C, M, T), CondFrame, )
+SPINELPROF_BLOCKING(int, pthread_join, (pthread_t T, void **Result),
+                    (T, Result), JoinFrame, )
+SPINELPROF_BLOCKING(int, sem_wait, (sem_t * S), (S), SemFrame, )
+SPINELPROF_BLOCKING(int, fsync, (int Fd), (Fd), FsyncFrame, )
+SPINELPROF_BLOCKING(int, fdatasync, (int Fd), (Fd), FsyncFrame, )
+SPINELPROF_BLOCKING(int, flock, (int Fd, int Op), (Fd, Op), FlockFrame,
+                    noexcept)
+
+// A mutex that is free is taken without the frame or the signal mask.
+SPINELPROF_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) noexcept {
+  static std::atomic<void *> TryCache;
+  auto Try = reinterpret_cast<decltype(&::pthread_mutex_trylock)>(
+      realFunction(TryCache, "pthread_mutex_trylock"));
+  auto Real = SPINELPROF_REAL(pthread_mutex_lock);
+  if (!Hooks.load(std::memory_order_acquire))
+    return Real(M);
+  int R = Try(M);
+  if (R != EBUSY)
+    return R;
+  return blocking(MutexFrame, [&] { return Real(M); });
+}

@@ -1,0 +1,73 @@
+//===- spinelprof_interpose.h - libc calls the profiler must see -*- C++ -*-===//
+//
+// The runtime archive defines pthread_create, the blocking libc calls
+// (read, nanosleep, poll, pthread_cond_wait, ...) and swapcontext,
+// setcontext and makecontext. Linked into the executable, these definitions
+// take every call the program makes (instrumented or not), and forward to
+// libc's (found with dlsym(RTLD_NEXT)). Until the profiler installs its
+// hooks, and always when it is off, they only forward.
+//
+// This file's archive member refers to nothing else in the runtime (the
+// hooks are function pointers), so linking it never starts the profiler in
+// a program without frames.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_INTERPOSE_H
+#define SPINELPROF_INTERPOSE_H
+
+#include "spinelprof/abi.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+namespace spinelprof {
+
+using FrameDescriptor = spinelprof_frame_descriptor;
+
+/// What a wrapper around a blocking call keeps between enter and leave.
+struct BlockingScope {
+  uint32_t SavedDepth;
+  void *Stack;   // The shadow stack the frame was pushed on.
+  void *Thread;  // The thread's registry slot, or null.
+  uint64_t SavedMask[2];
+};
+
+/// A fiber made by makecontext: its shadow stack and the body to run.
+struct FiberStart {
+  void (*Body)();
+  int Argc;
+  int Args[6];
+  void *Fiber; // The runtime's fiber record.
+};
+
+/// Installed by the profiler once it runs. All are called from normal
+/// (non-signal) context on the calling thread.
+struct InterposeHooks {
+  /// Pushes Frame (a blocking descriptor) and blocks SIGPROF.
+  void (*enterBlocking)(BlockingScope &, const FrameDescriptor *Frame);
+  void (*leaveBlocking)(BlockingScope &);
+  /// In a new thread, before and after its start routine.
+  void (*threadStarted)();
+  void (*threadFinished)();
+  /// makecontext: a fiber record for a new fiber, or null to not track it.
+  bool (*fiberCreated)(FiberStart &);
+  /// In the new fiber, before and after its body.
+  void (*fiberEntered)(FiberStart &);
+  void (*fiberReturned)(FiberStart &);
+  /// Around swapcontext: the stack in use before, and its restoration once
+  /// the context runs again.
+  void *(*beforeSwitch)();
+  void (*afterSwitch)(void *Saved);
+};
+
+/// Installs (or, with null, removes) the hooks. Start-up and fork only.
+void setInterposeHooks(const InterposeHooks *Hooks);
+
+/// libc's own pthread_create, for the runtime's sampler thread (which must
+/// not be registered). Normal context.
+int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
+                      void *(*Start)(void *), void *Arg);
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_INTERPOSE_H

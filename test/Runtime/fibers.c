@@ -1,0 +1,134 @@
+// Fibers, the way Spinel makes them (ucontext: getcontext, makecontext,
+// swapcontext; a 64 KB mmap'd C stack each): every fiber has its own
+// shadow stack, and a sample inside a fiber shows the fiber's frames on top
+// of the frames that resumed it, with a "[fiber]" marker between. Two
+// fibers ping-pong, resumed from different depths; no stack ever shows one
+// fiber's frames with the other's, or a fiber's frames without the marker,
+// and the main stack's depth is intact after each resume.
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang_prof -O1 %s %rtlib -o %t/app
+// RUN: env SPINEL_PROFILE=%t/f.folded SPINEL_PROFILE_HZ=2000 SPINEL_PROFILE_QUIET=1 %t/app | FileCheck %s
+// RUN: %python %inputs/check_stacks.py %t/f.folded --rules %s
+// RUN: %python %inputs/check_sprof.py %t/f.folded > /dev/null
+//
+// CHECK: pings 400 pongs 400 depth ok
+//
+// Who may call whom (names with * for what the naming rules may call
+// Spinel's helpers): a fiber's frames only above a marker, the marker only
+// over the resume that switched, and ping and pong never in one stack.
+// STACKS-ROOT: <main>
+// STACKS-ROOT: [unknown]
+// STACKS: <main> -> *resume*, *main_work
+// STACKS: *resume_deep -> *resume*
+// STACKS: *main_work -> burn
+// STACKS: *Fiber*resume -> [fiber]
+// STACKS: [fiber] -> *fiber_trampoline
+// STACKS: *fiber_trampoline -> *fiber*
+// STACKS: fiber* -> *ping, *pong, *Fiber*yield
+// STACKS: *ping -> burn
+// STACKS: *pong -> burn
+// STACKS: *Fiber*yield -> [native] *
+// STACKS-ANY: *ping >= 15%
+// STACKS-ANY: *pong >= 15%
+// STACKS-ANY: *main_work >= 10%
+// STACKS-PATH: <main>;*resume_deep;*resume_deep;*resume_deep;*resume_deep;*Fiber*resume;[fiber];*fiber_trampoline;*;*pong;burn >= 2%
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "spinelprof/abi.h"
+
+typedef struct sp_Fiber {
+  ucontext_t ctx;
+  ucontext_t caller;
+  void (*body)(void);
+  int done;
+} sp_Fiber;
+
+static sp_Fiber *sp_fiber_current;
+static volatile uint64_t sink;
+static int pings, pongs;
+
+static void sp_fiber_trampoline(void) {
+  sp_fiber_current->body();
+  sp_fiber_current->done = 1;
+}
+
+static void sp_Fiber_new(sp_Fiber *f, void (*body)(void)) {
+  getcontext(&f->ctx);
+  f->ctx.uc_stack.ss_sp = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  f->ctx.uc_stack.ss_size = 65536;
+  f->ctx.uc_link = &f->caller;
+  f->body = body;
+  f->done = 0;
+  makecontext(&f->ctx, sp_fiber_trampoline, 0);
+}
+
+__attribute__((noinline)) static void sp_Fiber_resume(sp_Fiber *f) {
+  sp_Fiber *prev = sp_fiber_current;
+  sp_fiber_current = f;
+  swapcontext(&f->caller, &f->ctx);
+  sp_fiber_current = prev;
+}
+
+__attribute__((noinline)) static void sp_Fiber_yield(void) {
+  sp_Fiber *f = sp_fiber_current;
+  swapcontext(&f->ctx, &f->caller);
+}
+
+__attribute__((noinline)) static void burn(int n) {
+  for (int i = 0; i < n; ++i)
+    sink = sink * 6364136223846793005u + 1442695040888963407u;
+}
+
+__attribute__((noinline)) static void sp_ping(void) { burn(150000); ++pings; }
+__attribute__((noinline)) static void sp_pong(void) { burn(150000); ++pongs; }
+__attribute__((noinline)) static void sp_main_work(void) { burn(100000); }
+
+static void _fiber_body_1(void) {
+  for (;;) {
+    sp_ping();
+    sp_Fiber_yield();
+  }
+}
+
+static void _fiber_body_2(void) {
+  for (;;) {
+    sp_pong();
+    sp_Fiber_yield();
+  }
+}
+
+__attribute__((noinline)) static void sp_resume_deep(sp_Fiber *f, int n) {
+  if (n == 0)
+    sp_Fiber_resume(f);
+  else
+    sp_resume_deep(f, n - 1);
+  sink += n;
+}
+
+int main(void) {
+  static sp_Fiber a, b;
+  sp_Fiber_new(&a, _fiber_body_1);
+  sp_Fiber_new(&b, _fiber_body_2);
+  uint32_t depth = __spinelprof_stack.depth;
+  int ok = 1;
+  for (int i = 0; i < 400; ++i) {
+    // Alternate the depth each fiber is resumed from.
+    if (i & 1) {
+      sp_resume_deep(&b, 3);
+      sp_Fiber_resume(&a);
+    } else {
+      sp_Fiber_resume(&b);
+      sp_resume_deep(&a, 1);
+    }
+    sp_main_work();
+    ok &= __spinelprof_stack.depth == depth && __spinelprof_stack_offset == 0;
+  }
+  printf("pings %d pongs %d depth %s\n", pings, pongs, ok ? "ok" : "BAD");
+  return 0;
+}

@@ -1,0 +1,57 @@
+// The rate asked for is the rate delivered: a sampler thread on
+// CLOCK_MONOTONIC signals each thread per period of CPU it uses, so 1 kHz
+// and 5 kHz hold (where setitimer(ITIMER_PROF) gave about 250 Hz), for one
+// thread and for four threads on two cores. Samples per CPU-second of each
+// thread, checked with a wide margin (the machine may be loaded); each
+// thread's samples match its CPU time.
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
+// RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 2> %t/err1
+// RUN: %python %inputs/check_rate.py %t/a.sprof 1000 1 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=5000 %t/app 1 2> %t/err2
+// RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/c.folded SPINEL_PROFILE_HZ=5000 %t/app 4 2> %t/err3
+// RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t/err2
+//
+// CHECK: rate ok
+// CHECK-NEXT: threads ok
+// ERR: spinelprof: {{[0-9]+}} samples (5000 Hz requested, {{4[5-9][0-9][0-9]|5[0-4][0-9][0-9]}} Hz achieved), 0 dropped
+#include "manual_frames.h"
+#include <pthread.h>
+#include <stdlib.h>
+
+FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
+FRAME(f_burn, "burn", "burn", SPINELPROF_KIND_USER);
+
+// Each thread burns 120 ms of its own CPU time.
+static uint64_t thread_cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void *run(void *arg) {
+  (void)arg;
+  uint32_t d = frame_push(&f_burn);
+  uint64_t end = thread_cpu_ns() + 120000000u;
+  volatile uint64_t x = 1;
+  while (thread_cpu_ns() < end)
+    for (int i = 0; i < 20000; ++i)
+      x = x * 6364136223846793005u + 1442695040888963407u;
+  frame_pop(d);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 1;
+  uint32_t d = frame_push(&f_main);
+  pthread_t t[8];
+  for (int i = 0; i < n && i < 8; ++i)
+    pthread_create(&t[i], NULL, run, NULL);
+  for (int i = 0; i < n && i < 8; ++i)
+    pthread_join(t[i], NULL);
+  frame_pop(d);
+  return 0;
+}

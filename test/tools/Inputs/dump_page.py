@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Checks a spinel-prof flamegraph page and prints its data as text.
+
+    dump_page.py PAGE.html
+
+Checks that the page is self-contained (no URL it would load: no src= or
+href= other than the empty data: icon, no http(s):// anywhere, no @import),
+that it has exactly the template's two scripts, and that the data block
+holds no '<' (so no name can end the script element). Then decodes the
+call tree with its own decoder (the page's format: per node after the root
+varint(frame * 4 + min(climb, 3)), then varint(climb - 3) if climb >= 3; 5
+bits a character, "more" bit 32, URL-safe base64 alphabet) and prints title, mode, frames, threads and the samples as
+folded stacks, so golden files are readable and the encoding is checked.
+"""
+import html
+import json
+import re
+import sys
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def fail(msg):
+    sys.exit("dump_page.py: " + msg)
+
+
+def decode_tree(text, n):
+    pos = 0
+
+    def varint():
+        nonlocal pos
+        v, mul = 0, 1
+        while True:
+            c = ALPHABET.index(text[pos])
+            pos += 1
+            v += (c & 31) * mul
+            mul *= 32
+            if not c & 32:
+                return v
+
+    depth, frame, parent = [0], [-1], [-1]
+    path = [0]
+    for i in range(1, n):
+        v = varint()
+        climb = v & 3
+        if climb == 3:
+            climb += varint()
+        d = depth[-1] + 1 - climb
+        f = v >> 2
+        if d < 1 or d > len(path):
+            fail("bad climb at node %d" % i)
+        del path[d:]
+        parent.append(path[d - 1])
+        path.append(i)
+        depth.append(d)
+        frame.append(f)
+    if pos != len(text):
+        fail("tree has %d trailing characters" % (len(text) - pos))
+    return parent, frame
+
+
+def main():
+    page = open(sys.argv[1], encoding="utf-8").read()
+    for bad in (r"https?://", r"@import", r"<script[^>]+src=", r"<link(?![^>]*href=\"data:,\")[^>]*href="):
+        if re.search(bad, page, re.I):
+            fail("page is not self-contained: matches %r" % bad)
+    if len(re.findall(r"<script", page)) != 3 or len(re.findall(r"</script", page, re.I)) != 3:
+        fail("expected exactly three script elements (data, code, tree)")
+    t = re.search(r'<script id="profile-tree" type="text/plain">([A-Za-z0-9_-]*)</script>\s*</body>', page)
+    if not t:
+        fail("no profile-tree script (URL-safe base64 only) at the end of the body")
+    m = re.search(r'<script id="profile-data" type="application/json">(.*?)</script>', page, re.S)
+    if not m:
+        fail("no profile-data script")
+    if "<" in m.group(1):
+        fail("'<' inside the data block")
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    d = json.loads(m.group(1))
+    if html.unescape(title) != d["title"]:
+        fail("<title> %r is not the escaped title %r" % (title, d["title"]))
+    print("title:", title)
+    print("mode:", d["mode"], "icicle:", d["icicle"])
+    fr = d["frames"]
+    print("frames:")
+    for i, name in enumerate(fr["name"]):
+        print("  %d %s | %s | %s | %s:%d" % (i, json.dumps(name), fr["cname"][i],
+                                             d["kinds"][fr["kind"][i]], fr["file"][i], fr["line"][i]))
+    print("threads:", ", ".join("%d %s" % (t["tid"], t["name"]) for t in d["threads"]) or "-")
+    parent, frame = decode_tree(t.group(1), d["nodes"])
+    s = d["samples"]
+    weights = d.get("weights")
+    print("samples (thread count [weight_ns] stack):")
+    for i in range(len(s) // 3):
+        node, thread, count = s[3 * i:3 * i + 3]
+        stack = []
+        while node > 0:
+            stack.append(fr["name"][frame[node]])
+            node = parent[node]
+        tid = d["threads"][thread]["tid"] if thread >= 0 else "-"
+        w = " %d" % weights[i] if weights else ""
+        print("  %s %d%s %s" % (tid, count, w, ";".join(reversed(stack))))
+    if "summary" in d:
+        sm = d["summary"]
+        total = [0] * len(parent)
+        for i in range(len(s) // 3):
+            total[s[3 * i]] += s[3 * i + 2]
+        for i in range(len(parent) - 1, 0, -1):
+            total[parent[i]] += total[i]
+        def paths(par, fr):
+            out = []
+            for i in range(len(par)):
+                p, names = i, []
+                while p > 0:
+                    names.append(fr[p])
+                    p = par[p]
+                out.append(tuple(reversed(names)))
+            return out
+        full = dict(zip(paths(parent, frame), total))
+        sp, sf = decode_tree(sm["tree"], sm["nodes"])
+        for path, tot in zip(paths(sp, sf), sm["total"]):
+            if full.get(path) != tot:
+                fail("summary node %r has total %d, the tree says %r" % (path, tot, full.get(path)))
+        kept = sum(1 for v in total if v * 4000 >= total[0])
+        if kept != sm["nodes"]:
+            fail("summary has %d nodes, %d are wide enough" % (sm["nodes"], kept))
+        print("summary: %d of %d nodes, totals agree" % (sm["nodes"], len(parent)))
+    if "before" in d:
+        b = d["before"]
+        print("before: %s, %d samples" % (b["source"], b["total"]))
+        print("before totals by node:", b["nodeTotal"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+//===- CommandArgs.cpp - One command-line parser for the subcommands ------===//
+#include "CommandArgs.h"
+#include "FileIO.h"
+#include "ProfileInput.h"
+#include "ProfileTransforms.h"
+#include "ToolError.h"
+
+#include <fmt/format.h>
+
+namespace spinelprof {
+
+ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::string> &Args,
+                            const std::set<std::string> &WithValue,
+                            const std::set<std::string> &Flags) {
+  ParsedArgs Out;
+  bool OptionsEnded = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &Arg = Args[I];
+    if (OptionsEnded || Arg == "-" || Arg.empty() || Arg[0] != '-') {
+      Out.Positionals.push_back(Arg);
+      continue;
+    }
+    if (Arg == "--") {
+      OptionsEnded = true;
+      continue;
+    }
+    if (Arg == "-h" || Arg == "--help") {
+      Out.Help = true;
+      return Out;
+    }
+    size_t Eq = Arg.find('=');
+    std::string Name = Arg.substr(0, Eq);
+    if (Name == "--output")
+      Name = "-o";
+    if (WithValue.count("-o") && Name != "-o" && Arg.size() > 2 && Arg.compare(0, 2, "-o") == 0 &&
+        Arg[2] != '-') { // -oFILE
+      Out.Values["-o"] = Arg.substr(2);
+      continue;
+    }
+    if (WithValue.count(Name)) {
+      if (Eq != std::string::npos)
+        Out.Values[Name] = Arg.substr(Eq + 1);
+      else if (I + 1 < Args.size())
+        Out.Values[Name] = Args[++I];
+      else
+        throw UsageError(Command, Name + " needs a value");
+      continue;
+    }
+    if (Flags.count(Name)) {
+      if (Eq != std::string::npos)
+        throw UsageError(Command, Name + " takes no value");
+      Out.Values[Name] = "";
+      continue;
+    }
+    throw UsageError(Command, "unknown option '" + Arg + "'");
+  }
+  return Out;
+}
+
+size_t parseCountOption(const std::string &Command, const std::string &Option,
+                        const std::string &Value) {
+  if (Value.empty() || Value.find_first_not_of("0123456789") != std::string::npos ||
+      Value.size() > 9)
+    throw UsageError(Command, Option + " needs a non-negative integer, got '" + Value + "'");
+  return std::stoul(Value);
+}
+
+Profile readProfileArg(const std::string &Path) {
+  return readProfile(Path, [](const std::string &Warning) {
+    fmt::print(stderr, "spinel-prof: warning: {}\n", Warning);
+  });
+}
+
+void writeOutput(const std::optional<std::string> &Path, const std::string &Contents) {
+  if (!Path || *Path == "-")
+    writeStandardOutput(Contents);
+  else
+    writeFileAtomically(*Path, Contents);
+}
+
+Profile applySelection(const std::string &Command, Profile P, const ParsedArgs &Args) {
+  if (auto Thread = Args.get("--thread"))
+    P = selectThread(P, *Thread);
+  if (auto Focus = Args.get("--focus"))
+    P = focusOn(P, *Focus, Command);
+  if (Args.has("--collapse-recursion"))
+    P = collapseRecursion(P);
+  return P;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,31 @@
+//===- FlamegraphCommand.cpp - spinel-prof flamegraph ---------------------===//
+#include "CommandArgs.h"
+#include "Commands.h"
+#include "FlamegraphPage.h"
+#include "ToolError.h"
+
+#include <cstdio>
+
+namespace spinelprof {
+
+int runFlamegraphCommand(const std::vector<std::string> &Args) {
+  ParsedArgs A = parseCommandArgs("flamegraph", Args, {"-o", "--title", "--thread", "--focus"},
+                                  {"--icicle", "--collapse-recursion"});
+  if (A.Help) {
+    std::fputs(commandHelp("flamegraph").c_str(), stdout);
+    return ExitSuccess;
+  }
+  if (A.Positionals.empty())
+    throw UsageError("flamegraph", "no PROFILE given");
+  if (A.Positionals.size() > 1)
+    throw UsageError("flamegraph", "more than one PROFILE given ('" + A.Positionals[0] +
+                                       "' and '" + A.Positionals[1] + "')");
+  Profile P = applySelection("flamegraph", readProfileArg(A.Positionals[0]), A);
+  FlamegraphOptions Options;
+  Options.Title = A.get("--title").value_or("");
+  Options.Icicle = A.has("--icicle");
+  writeOutput(A.get("-o"), renderFlamegraphPage(P, Options));
+  return ExitSuccess;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,217 @@
+//===- KindSplit.cpp - Where the samples went: GC, runtime or Ruby --------===//
+#include "KindSplit.h"
+
+#include "Report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace spinelprof {
+
+FrameKind effectiveKind(const Frame &F) {
+  if (F.Kind != FrameKind::Unknown)
+    return F.Kind;
+  if (F.Name.rfind("[native] ", 0) == 0 || F.Name == "[native]")
+    return FrameKind::Runtime;
+  if (F.Name == "[GC]")
+    return FrameKind::GC;
+  if (F.Name == "[truncated]" || F.Name == "[unknown]")
+    return FrameKind::Synthetic;
+  return FrameKind::User;
+}
+
+SampleClass classifySample(const Profile &P, const Sample &S) {
+  for (uint32_t F : S.Stack)
+    if (effectiveKind(P.Frames[F]) == FrameKind::GC)
+      return SampleClass::GC;
+  if (S.Stack.empty())
+    return SampleClass::Synthetic;
+  switch (effectiveKind(P.Frames[S.Stack.back()])) {
+  case FrameKind::Runtime:
+    return SampleClass::Runtime;
+  case FrameKind::Synthetic:
+    return SampleClass::Synthetic;
+  default:
+    return SampleClass::Ruby;
+  }
+}
+
+namespace {
+
+bool isRubyFrame(const Frame &F) {
+  FrameKind K = effectiveKind(F);
+  return K == FrameKind::User || K == FrameKind::Block;
+}
+
+/// The Ruby frames below the first GC frame, root first: the last one is
+/// the nearest Ruby frame to the GC (the entry), the rest its call path.
+std::vector<uint32_t> rubyPathIntoGC(const Profile &P, const Sample &S) {
+  std::vector<uint32_t> Path;
+  for (uint32_t F : S.Stack) {
+    if (effectiveKind(P.Frames[F]) == FrameKind::GC)
+      break;
+    if (isRubyFrame(P.Frames[F]))
+      Path.push_back(F);
+  }
+  return Path;
+}
+
+/// True when every GC frame of the stack is an allocation function.
+bool isAllocationOnly(const Profile &P, const Sample &S) {
+  for (uint32_t F : S.Stack) {
+    const Frame &Fr = P.Frames[F];
+    if (effectiveKind(Fr) != FrameKind::GC)
+      continue;
+    const std::string &Name = Fr.CName.empty() ? Fr.Name : Fr.CName;
+    if (Name.find("alloc") == std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+std::string percent(uint64_t Part, uint64_t Whole) {
+  return fmt::format("{:.2f}%", Whole ? 100.0 * double(Part) / double(Whole) : 0.0);
+}
+
+} // namespace
+
+KindSplitCounts computeKindSplit(const Profile &P) {
+  KindSplitCounts C;
+  // Entry frame -> (count, path -> count).
+  std::map<int64_t, std::pair<uint64_t, std::map<std::vector<uint32_t>, uint64_t>>> Entries;
+  for (const Sample &S : P.Samples) {
+    C.Total += S.Count;
+    switch (classifySample(P, S)) {
+    case SampleClass::GC:
+      C.GC += S.Count;
+      if (isAllocationOnly(P, S))
+        C.GCAllocationOnly += S.Count;
+      {
+        std::vector<uint32_t> Path = rubyPathIntoGC(P, S);
+        int64_t Entry = Path.empty() ? -1 : int64_t(Path.back());
+        if (!Path.empty())
+          Path.pop_back();
+        auto &[Count, Paths] = Entries[Entry];
+        Count += S.Count;
+        Paths[Path] += S.Count;
+      }
+      break;
+    case SampleClass::Runtime:
+      C.Runtime += S.Count;
+      break;
+    case SampleClass::Ruby:
+      C.Ruby += S.Count;
+      break;
+    case SampleClass::Synthetic:
+      C.Synthetic += S.Count;
+      break;
+    }
+  }
+  auto PathText = [&P](const std::vector<uint32_t> &Path) {
+    std::string Text;
+    for (uint32_t F : Path)
+      Text += P.Frames[F].Name + ";";
+    return Text;
+  };
+  for (const auto &[Frame, Entry] : Entries) {
+    const auto &[Count, Paths] = Entry;
+    GCEntry E{Frame, Count, {}, Paths.size()};
+    uint64_t Best = 0;
+    for (const auto &[Path, PathCount] : Paths)
+      if (PathCount > Best ||
+          (PathCount == Best && PathText(Path) < PathText(E.CommonPath))) {
+        Best = PathCount;
+        E.CommonPath = Path;
+      }
+    C.GCEntries.push_back(std::move(E));
+  }
+  auto NameOf = [&P](const GCEntry &E) {
+    return E.Frame < 0 ? std::string() : P.Frames[size_t(E.Frame)].Name;
+  };
+  std::sort(C.GCEntries.begin(), C.GCEntries.end(),
+            [&](const GCEntry &A, const GCEntry &B) {
+              if (A.Count != B.Count)
+                return A.Count > B.Count;
+              if (NameOf(A) != NameOf(B))
+                return NameOf(A) < NameOf(B);
+              return A.Frame < B.Frame;
+            });
+  return C;
+}
+
+std::string renderKindSplit(const Profile &P, size_t MaxEntries) {
+  bool AnyKind = false;
+  for (const Frame &F : P.Frames)
+    AnyKind |= F.Kind != FrameKind::Unknown;
+  KindSplitCounts C = computeKindSplit(P);
+  if (!AnyKind || C.Total == 0)
+    return {};
+
+  struct Line {
+    const char *Label;
+    uint64_t Count;
+    const char *Meaning;
+  };
+  const Line Lines[] = {
+      {"GC", C.GC, "a GC frame on the stack (collection, sweeping, allocation)"},
+      {"  collect", C.GC - C.GCAllocationOnly, "marking, sweeping, scanning (under sp_gc_collect)"},
+      {"  alloc", C.GCAllocationOnly, "allocating without collecting (sp_gc_alloc)"},
+      {"runtime", C.Runtime, "leaf in the runtime or native code, no GC frame"},
+      {"Ruby", C.Ruby, "leaf in a Ruby method or block, no GC frame"},
+      {"other", C.Synthetic, "leaf [truncated] or [unknown]"},
+  };
+  size_t CountWidth = fmt::format("{}", C.Total).size();
+  std::string Out = "Split:\n";
+  for (const Line &L : Lines) {
+    // The GC's two parts only when there is GC; "other" only when nonzero.
+    if ((L.Label[0] == ' ' && C.GC == 0) || (L.Count == 0 && L.Label == std::string("other")))
+      continue;
+    Out += fmt::format("  {:<10} {:>7}  {:>{}}  {}\n", L.Label, percent(L.Count, C.Total),
+                       L.Count, CountWidth, L.Meaning);
+  }
+  if (C.GC) {
+    Out += fmt::format("\n{} of samples in GC; reached from (nearest Ruby frame below "
+                       "the first GC frame):\n",
+                       percent(C.GC, C.Total));
+    size_t Shown = 0;
+    for (const GCEntry &E : C.GCEntries) {
+      if (MaxEntries && Shown == MaxEntries)
+        break;
+      ++Shown;
+      std::string Name = "(no Ruby frame)";
+      std::string Where;
+      if (E.Frame >= 0) {
+        const Frame &F = P.Frames[size_t(E.Frame)];
+        Name = displayName(F.Name, 60);
+        if (!F.File.empty())
+          Where = F.Line ? fmt::format("  {}:{}", F.File, F.Line) : "  " + F.File;
+      }
+      Out += fmt::format("  {:>7}  {:>{}}  {}{}\n", percent(E.Count, C.Total), E.Count,
+                         CountWidth, Name, displayName(Where, 0));
+      if (!E.CommonPath.empty()) {
+        // Direct recursion reads as one frame with a count: "Object#fib (x3)".
+        std::string Via;
+        for (size_t I = 0; I < E.CommonPath.size();) {
+          size_t Run = 1;
+          while (I + Run < E.CommonPath.size() && E.CommonPath[I + Run] == E.CommonPath[I])
+            ++Run;
+          Via += (Via.empty() ? "" : " > ") + P.Frames[E.CommonPath[I]].Name +
+                 (Run > 1 ? fmt::format(" (x{})", Run) : "");
+          I += Run;
+        }
+        if (E.PathCount > 1)
+          Via += fmt::format(" (and {} other path{})", E.PathCount - 1,
+                             E.PathCount > 2 ? "s" : "");
+        Out += fmt::format("  {:>7}  {:>{}}  via {}\n", "", "", CountWidth,
+                           displayName(Via, 0));
+      }
+    }
+    if (Shown < C.GCEntries.size())
+      Out += fmt::format("  ({} more)\n", C.GCEntries.size() - Shown);
+  }
+  return Out;
+}
+
+} // namespace spinelprof

@@ -1,0 +1,141 @@
+//===- PprofWriter.cpp - A Profile as gzipped profile.proto ---------------===//
+#include "PprofWriter.h"
+#include "ProfileTransforms.h"
+#include "ProtoEncoder.h"
+#include "ShellQuote.h"
+
+#include <cmath>
+#include <unordered_map>
+
+namespace spinelprof {
+
+namespace {
+
+// Field numbers from profile.proto.
+enum ProfileField : uint32_t {
+  SampleTypeField = 1, SampleField = 2, LocationField = 4, FunctionField = 5,
+  StringTableField = 6, TimeNanosField = 9, DurationNanosField = 10,
+  PeriodTypeField = 11, PeriodField = 12, CommentField = 13, DefaultSampleTypeField = 14,
+};
+
+class StringTable {
+public:
+  StringTable() { index(""); } // string_table[0] must be ""
+  int64_t index(const std::string &S) {
+    auto [It, Inserted] = Index.try_emplace(S, static_cast<int64_t>(Strings.size()));
+    if (Inserted)
+      Strings.push_back(S);
+    return It->second;
+  }
+  const std::vector<std::string> &strings() const { return Strings; }
+
+private:
+  std::unordered_map<std::string, int64_t> Index;
+  std::vector<std::string> Strings;
+};
+
+ProtoEncoder valueType(StringTable &Strings, const std::string &Type, const std::string &Unit) {
+  ProtoEncoder E;
+  E.int64(1, Strings.index(Type));
+  E.int64(2, Strings.index(Unit));
+  return E;
+}
+
+} // namespace
+
+std::string encodePprof(const Profile &P) {
+  StringTable Strings;
+  ProtoEncoder Out;
+  bool Weighted = hasWeights(P);
+  std::string TimeType = P.Metadata.Mode.value_or("cpu") == "wall" ? "wall" : "cpu";
+
+  Out.message(SampleTypeField, valueType(Strings, "samples", "count"));
+  if (Weighted)
+    Out.message(SampleTypeField, valueType(Strings, TimeType, "nanoseconds"));
+
+  std::unordered_map<int64_t, std::string> ThreadNames;
+  for (const ThreadInfo &T : P.Threads)
+    ThreadNames[T.Tid] = T.Name;
+  for (const Sample &S : P.Samples) {
+    if (S.Count == 0 && !S.WeightNs)
+      continue;
+    ProtoEncoder E;
+    std::vector<uint64_t> Locations;
+    for (auto It = S.Stack.rbegin(); It != S.Stack.rend(); ++It) // leaf first
+      Locations.push_back(uint64_t(*It) + 1);
+    E.packed(1, Locations);
+    std::vector<int64_t> Values{static_cast<int64_t>(S.Count)};
+    if (Weighted)
+      Values.push_back(static_cast<int64_t>(*S.WeightNs));
+    E.packed(2, Values);
+    if (S.Thread != UnknownThread) {
+      ProtoEncoder Id;
+      Id.int64(1, Strings.index("thread_id"));
+      Id.int64(3, S.Thread);
+      E.message(3, Id);
+      auto Name = ThreadNames.find(S.Thread);
+      if (Name != ThreadNames.end() && !Name->second.empty()) {
+        ProtoEncoder L;
+        L.int64(1, Strings.index("thread_name"));
+        L.int64(2, Strings.index(Name->second));
+        E.message(3, L);
+      }
+    }
+    Out.message(SampleField, E);
+  }
+
+  for (size_t I = 0; I < P.Frames.size(); ++I) {
+    const Frame &F = P.Frames[I];
+    ProtoEncoder Line;
+    Line.int64(1, int64_t(I) + 1);
+    Line.int64IfSet(2, F.Line);
+    ProtoEncoder Location;
+    Location.int64(1, int64_t(I) + 1);
+    Location.message(4, Line);
+    Out.message(LocationField, Location);
+  }
+  for (size_t I = 0; I < P.Frames.size(); ++I) {
+    const Frame &F = P.Frames[I];
+    ProtoEncoder Function;
+    Function.int64(1, int64_t(I) + 1);
+    Function.int64(2, Strings.index(F.Name));
+    Function.int64(3, Strings.index(F.CName.empty() ? F.Name : F.CName));
+    Function.int64IfSet(4, Strings.index(F.File));
+    Function.int64IfSet(5, F.Line);
+    Out.message(FunctionField, Function);
+  }
+
+  // Everything that refers to strings is built before the table is written.
+  std::vector<int64_t> Comments;
+  if (!P.Metadata.Command.empty())
+    Comments.push_back(Strings.index("command: " + shellJoin(P.Metadata.Command)));
+  if (!P.SourcePath.empty())
+    Comments.push_back(Strings.index("profile: " + P.SourcePath));
+  ProtoEncoder PeriodType;
+  int64_t Period = 1;
+  const std::optional<double> &Hz = P.Metadata.RequestedHz;
+  if (Weighted && Hz && *Hz > 0) {
+    PeriodType = valueType(Strings, TimeType, "nanoseconds");
+    Period = static_cast<int64_t>(std::llround(1e9 / *Hz));
+  } else {
+    PeriodType = valueType(Strings, "samples", "count");
+  }
+  int64_t Default = Weighted ? Strings.index(TimeType) : 0;
+
+  for (const std::string &S : Strings.strings())
+    Out.bytes(StringTableField, S);
+  if (P.Metadata.StartTimeNs)
+    Out.int64IfSet(TimeNanosField, *P.Metadata.StartTimeNs);
+  if (P.Metadata.DurationNs)
+    Out.int64IfSet(DurationNanosField, static_cast<int64_t>(*P.Metadata.DurationNs));
+  Out.message(PeriodTypeField, PeriodType);
+  Out.int64(PeriodField, Period);
+  for (int64_t C : Comments)
+    Out.int64(CommentField, C);
+  Out.int64IfSet(DefaultSampleTypeField, Default);
+  return Out.data();
+}
+
+std::string renderPprof(const Profile &P) { return gzipCompress(encodePprof(P)); }
+
+} // namespace spinelprof
