@@ -26,6 +26,11 @@ In names, `*` matches any run of characters; nothing else is special.
 A final "[native] NAME" frame (the runtime's leaf for time outside
 instrumented code) may follow any frame, and a rule that does not name a
 [native] frame itself sees the stack without it (its caller is the leaf).
+A stack rooted at "[unknown]" is a sample taken while the thread had no frame
+(start-up before main's first push, exit handlers after its last pop, or a
+signal that arrived there late): ROOT and EDGE rules do not apply to it, but
+such samples may be at most --max-outside percent (default 5) of all, and a
+NEVER rule naming [unknown] still forbids them.
 Without any EDGE rule edges are not checked. Percentages are of all samples.
 Folded names are decoded (%3B -> ;, %0A, %0D, %25) before matching.
 Exit status: 0 all rules hold, 1 a rule fails, 2 bad usage or input.
@@ -148,6 +153,8 @@ def main():
     ap.add_argument('--any', action='append', default=[])
     ap.add_argument('--never', action='append', default=[])
     ap.add_argument('--min-samples', type=int, default=0)
+    ap.add_argument('--max-outside', type=float, default=5.0,
+                    help='max %% of samples rooted at [unknown] (no frame)')
     args = ap.parse_args()
 
     rules = Rules()
@@ -179,16 +186,23 @@ def main():
             return frames
         return frames[:-1]
 
+    outside = sum(c for frames, c in stacks if frames[0] == '[unknown]')
+    if pct(outside) > args.max_outside:
+        failures.append(f'{outside} of {total} samples ({pct(outside):.1f}%) have no '
+                        f'frame ([unknown] root), want <= {args.max_outside:g}%')
+
     impossible = []
     for frames, count in stacks:
         why = []  # (frame index, reason), every rule the stack breaks
-        if rules.roots and not any(p.match(frames[0]) for p, _ in rules.roots):
+        is_outside = frames[0] == '[unknown]'
+        if (rules.roots and not is_outside and
+                not any(p.match(frames[0]) for p, _ in rules.roots)):
             why.append((0, f'root {frames[0]!r} is not an allowed root'))
         for i, f in enumerate(frames):
             for p, text in rules.never:
                 if p.match(f):
                     why.append((i, f'{f!r} must never appear (NEVER: {text})'))
-        if rules.edges:
+        if rules.edges and not is_outside:
             for i in range(1, len(frames)):
                 a, b = frames[i - 1], frames[i]
                 if i == len(frames) - 1 and native(b):

@@ -8,7 +8,7 @@
 // RUN: %clang_prof -O0 %s %rtlib -o %t/app-O0
 // RUN: env SPINEL_PROFILE=%t/o2.folded SPINEL_PROFILE_QUIET=1 %t/app-O2 | FileCheck %s --check-prefix=OUT
 // RUN: env SPINEL_PROFILE=%t/o0.folded SPINEL_PROFILE_QUIET=1 %t/app-O0 | FileCheck %s --check-prefix=OUT
-// RUN: %python %inputs/check_stacks.py %t/o2.folded --leaf 'hot_leaf >= 70%%' --path '<main>;work;hot_leaf >= 70%%' --never '[unknown]' --min-samples 20
+// RUN: %python %inputs/check_stacks.py %t/o2.folded --leaf 'hot_leaf >= 70%%' --path '<main>;work;hot_leaf >= 70%%' --min-samples 20
 // RUN: %python %inputs/check_stacks.py %t/o0.folded --leaf 'hot_leaf >= 70%%' --min-samples 20
 // RUN: %python %inputs/check_sprof.py %t/o2.folded | FileCheck %s
 //
