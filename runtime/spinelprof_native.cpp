@@ -28,15 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-extern "C" {
-/// Bounds of the descriptors the plugin emitted into this executable. Weak:
-/// a program without instrumented code has none.
-extern const spinelprof_frame_descriptor __start_spinelprof_frames[]
-    __attribute__((weak, visibility("hidden")));
-extern const spinelprof_frame_descriptor __stop_spinelprof_frames[]
-    __attribute__((weak, visibility("hidden")));
-}
-
 namespace spinelprof {
 
 namespace {

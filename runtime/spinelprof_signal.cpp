@@ -29,14 +29,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-extern "C" {
-// The plugin's descriptors in this executable (weak: none without it).
-extern const spinelprof_frame_descriptor __start_spinelprof_frames[]
-    __attribute__((weak, visibility("hidden")));
-extern const spinelprof_frame_descriptor __stop_spinelprof_frames[]
-    __attribute__((weak, visibility("hidden")));
-}
-
 namespace spinelprof {
 
 /// Whether native leaves apply: only when the plugin instrumented code in
