@@ -90,6 +90,32 @@ std::string hertz(double Hz) {
   return fmt::format("{:.1f} Hz", Hz);
 }
 
+/// One line per thread: its share of the samples and the time they stand
+/// for, so a multi-threaded profile shows where each thread spent it.
+void renderThreadShares(const Profile &P, std::string &Out) {
+  uint64_t Total = P.totalCount();
+  bool Wall = P.Metadata.Mode && *P.Metadata.Mode == "wall";
+  for (const ThreadInfo &T : P.Threads) {
+    uint64_t Count = 0, WeightNs = 0;
+    bool HasWeight = false;
+    for (const Sample &S : P.Samples)
+      if (S.Thread == T.Tid) {
+        Count += S.Count;
+        if (S.WeightNs) {
+          WeightNs += *S.WeightNs;
+          HasWeight = true;
+        }
+      }
+    double Share = Total ? 100.0 * double(Count) / double(Total) : 0.0;
+    std::string Name = displayName(T.Name.empty() ? "?" : T.Name, 16);
+    Out += fmt::format("{:<10}{:>8} {:<16} {:>6.2f}% {:>8} samples", "", T.Tid,
+                       Name, Share, Count);
+    if (HasWeight)
+      Out += fmt::format(", {} {}", seconds(WeightNs), Wall ? "wall" : "CPU");
+    Out += '\n';
+  }
+}
+
 void renderHeader(const Profile &P, std::string &Out) {
   const ProfileMetadata &M = P.Metadata;
   auto Line = [&Out](const char *Label, const std::string &Value) {
@@ -145,6 +171,8 @@ void renderHeader(const Profile &P, std::string &Out) {
       Threads += " (" + List + ")";
     }
     Line("Threads:", Threads);
+    if (P.Threads.size() > 1)
+      renderThreadShares(P, Out);
   }
 }
 
