@@ -35,9 +35,11 @@ ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::s
     if (WithValue.count("-o") && Name != "-o" && Arg.size() > 2 && Arg.compare(0, 2, "-o") == 0 &&
         Arg[2] != '-') { // -oFILE
       Out.Values["-o"] = Arg.substr(2);
+      Out.LastIndex["-o"] = I;
       continue;
     }
     if (WithValue.count(Name)) {
+      Out.LastIndex[Name] = I;
       if (Eq != std::string::npos)
         Out.Values[Name] = Arg.substr(Eq + 1);
       else if (I + 1 < Args.size())
@@ -50,11 +52,21 @@ ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::s
       if (Eq != std::string::npos)
         throw UsageError(Command, Name + " takes no value");
       Out.Values[Name] = "";
+      Out.LastIndex[Name] = I;
       continue;
     }
     throw UsageError(Command, "unknown option '" + Arg + "'");
   }
   return Out;
+}
+
+const std::string &singleProfile(const std::string &Command, const ParsedArgs &Args) {
+  if (Args.Positionals.empty())
+    throw UsageError(Command, "no PROFILE given");
+  if (Args.Positionals.size() > 1)
+    throw UsageError(Command, "more than one PROFILE given ('" + Args.Positionals[0] + "' and '" +
+                                  Args.Positionals[1] + "')");
+  return Args.Positionals[0];
 }
 
 size_t parseCountOption(const std::string &Command, const std::string &Option,

@@ -23,6 +23,9 @@ struct ParsedArgs {
   std::vector<std::string> Positionals;
   /// Last value of each option given (flags get ""), by canonical name.
   std::map<std::string, std::string> Values;
+  /// Where in the arguments each option was last given, for options that
+  /// undo each other (the later one wins).
+  std::map<std::string, size_t> LastIndex;
   bool Help = false;
 
   bool has(const std::string &Name) const { return Values.count(Name) != 0; }
@@ -32,6 +35,10 @@ struct ParsedArgs {
       return std::nullopt;
     return It->second;
   }
+  /// True when A was given, and after B if B was given too.
+  bool givenAfter(const std::string &A, const std::string &B) const {
+    return has(A) && (!has(B) || LastIndex.at(A) > LastIndex.at(B));
+  }
 };
 
 /// Parses Args for Command. WithValue lists options that take a value
@@ -40,6 +47,9 @@ struct ParsedArgs {
 ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::string> &Args,
                             const std::set<std::string> &WithValue,
                             const std::set<std::string> &Flags);
+
+/// The one PROFILE positional of Command, or UsageError (none, or several).
+const std::string &singleProfile(const std::string &Command, const ParsedArgs &Args);
 
 /// A non-negative integer option value, or UsageError.
 size_t parseCountOption(const std::string &Command, const std::string &Option,

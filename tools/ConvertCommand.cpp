@@ -19,11 +19,7 @@ int runConvertCommand(const std::vector<std::string> &Args) {
     std::fputs(commandHelp("convert").c_str(), stdout);
     return ExitSuccess;
   }
-  if (A.Positionals.empty())
-    throw UsageError("convert", "no PROFILE given");
-  if (A.Positionals.size() > 1)
-    throw UsageError("convert", "more than one PROFILE given ('" + A.Positionals[0] + "' and '" +
-                                    A.Positionals[1] + "')");
+  const std::string &ProfilePath = singleProfile("convert", A);
   std::optional<std::string> To = A.get("--to");
   if (!To)
     throw UsageError("convert", "--to FORMAT is required (pprof, speedscope, folded or sprof)");
@@ -33,7 +29,7 @@ int runConvertCommand(const std::vector<std::string> &Args) {
   if (*To == "pprof" && (!Out || *Out == "-") && isatty(1))
     throw UsageError("convert", "pprof output is binary; give -o FILE (or redirect stdout)");
 
-  Profile P = applySelection("convert", readProfileArg(A.Positionals[0]), A);
+  Profile P = applySelection("convert", readProfileArg(ProfilePath), A);
   if (A.has("--fold-runtime"))
     P = foldRuntimeFrames(P);
   std::string Text;

@@ -15,12 +15,7 @@ int runFlamegraphCommand(const std::vector<std::string> &Args) {
     std::fputs(commandHelp("flamegraph").c_str(), stdout);
     return ExitSuccess;
   }
-  if (A.Positionals.empty())
-    throw UsageError("flamegraph", "no PROFILE given");
-  if (A.Positionals.size() > 1)
-    throw UsageError("flamegraph", "more than one PROFILE given ('" + A.Positionals[0] +
-                                       "' and '" + A.Positionals[1] + "')");
-  Profile P = applySelection("flamegraph", readProfileArg(A.Positionals[0]), A);
+  Profile P = applySelection("flamegraph", readProfileArg(singleProfile("flamegraph", A)), A);
   FlamegraphOptions Options;
   Options.Title = A.get("--title").value_or("");
   Options.Icicle = A.has("--icicle");
