@@ -42,6 +42,11 @@ constexpr std::string_view IrSourceLanguages[] = {
     "c", "c++", "objective-c", "objective-c++", "cpp-output", "c++-cpp-output",
     "objective-c-cpp-output", "objc-cpp-output", "objective-c++-cpp-output", "ir", "cuda", "hip"};
 
+// Warnings that clang 16+ turns into errors by default (see their use).
+constexpr const char *CompatWarningsNotErrors[] = {
+    "-Wno-error=int-conversion", "-Wno-error=incompatible-pointer-types",
+    "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int"};
+
 // -g options that do not choose how much debug info to emit; after them the
 // user has still left the level to us.
 constexpr std::string_view DebugModifierPrefixes[] = {
@@ -202,6 +207,12 @@ CompilerCommand buildCompilerCommand(const CcOptions &Options, const InstallLayo
     // first so that any -g level the user gives comes later and wins.
     if (!Job.HasDebugLevel)
       Command.Args.push_back("-gline-tables-only");
+    // clang 16 made these C diagnostics errors; gcc 12, the compiler a plain
+    // Spinel build usually gets, only warns, and Spinel's output can trip
+    // them. Profiling must not stop a program from building. Placed before
+    // the user's arguments, so their own -Werror=... still wins.
+    Command.Args.insert(Command.Args.end(), std::begin(CompatWarningsNotErrors),
+                        std::end(CompatWarningsNotErrors));
   }
   Command.Args.insert(Command.Args.end(), Options.CompilerArgs.begin(),
                       Options.CompilerArgs.end());

@@ -20,6 +20,14 @@
 //
 // Profiling off: the same output.
 // RUN: env SPINEL_PROFILE=0 %t/prog | diff - %t/out.txt
+//
+// C that clang 16+ rejects by default and gcc only warns about (Spinel's
+// output can contain it) still builds, with the warning kept.
+// RUN: printf 'int *p = 1;\nint main(void) { char *q = p; return q == 0; }\n' > lax.c
+// RUN: %spinel-prof cc -O2 lax.c -o lax 2> lax.err
+// RUN: FileCheck %s --check-prefix=LAX < lax.err
+// RUN: env SPINEL_PROFILE=0 %t/lax
+// LAX: warning: incompatible integer to pointer conversion
 
 // OUT: result 599999700000000
 
