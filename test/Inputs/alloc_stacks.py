@@ -4,6 +4,9 @@
 by stack, then the totals. Checks first that the .alloc.folded beside it
 (or --folded) carries the same bytes per stack.
 
+With --by-thread it prints each thread's objects and bytes instead
+("thread objects=N bytes=M", most objects first).
+
 With --expect STACK=OBJECTS,BYTES (repeatable) and --tolerance PCT it
 instead checks that each listed stack's objects and bytes are within PCT
 percent of the expectation, printing one line per expectation ("ok ..." or
@@ -26,6 +29,7 @@ def main():
     ap.add_argument('--folded')
     ap.add_argument('--expect', action='append', default=[])
     ap.add_argument('--tolerance', type=float, default=0.0)
+    ap.add_argument('--by-thread', action='store_true')
     args = ap.parse_args()
 
     with open(args.sprof, encoding='utf-8') as f:
@@ -54,6 +58,18 @@ def main():
         sys.exit(f'{args.sprof}: sample_count {doc["sample_count"]} is not the '
                  f'sum of the counts {sum(objects.values())}')
 
+    if args.by_thread:
+        per_thread = defaultdict(lambda: [0, 0])
+        for s in doc['samples']:
+            per_thread[s['thread']][0] += s['count']
+            per_thread[s['thread']][1] += s['bytes']
+        listed = {t['tid']: (t['samples'], t['bytes']) for t in doc['threads']}
+        for tid, (o, b) in sorted(per_thread.items(), key=lambda kv: -kv[1][0]):
+            if listed.get(tid) != (o, b):
+                sys.exit(f'{args.sprof}: thread {tid} lists {listed.get(tid)}, '
+                         f'its samples add up to {(o, b)}')
+            print(f'thread objects={o} bytes={b}')
+        return
     if not args.expect:
         for stack in sorted(objects):
             print(f'{stack} objects={objects[stack]} bytes={size[stack]}')
