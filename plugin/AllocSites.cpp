@@ -67,8 +67,10 @@ enum class Allocator {
 
 Allocator allocatorByName(StringRef Name) {
   return StringSwitch<Allocator>(Name)
-      .Cases("sp_gc_alloc", "sp_gc_alloc_nogc", Allocator::GC)
-      .Cases("sp_str_alloc", "sp_str_alloc_raw", Allocator::String)
+      .Case("sp_gc_alloc", Allocator::GC)
+      .Case("sp_gc_alloc_nogc", Allocator::GC)
+      .Case("sp_str_alloc", Allocator::String)
+      .Case("sp_str_alloc_raw", Allocator::String)
       .Case("malloc", Allocator::Malloc)
       .Case("calloc", Allocator::Calloc)
       .Case("realloc", Allocator::Realloc)
