@@ -147,9 +147,7 @@ void settleAllocationSampling() {
   Mode.compare_exchange_strong(Expected, Off);
 }
 
-bool allocationSamplingOn() {
-  return Mode.load(std::memory_order_acquire) == On;
-}
+void stopAllocationSampling() { Mode.store(Off, std::memory_order_release); }
 
 const SampleTable &allocSamples() { return Table; }
 uint64_t allocTruncated() { return Truncated.load(); }

@@ -40,8 +40,10 @@ int startAllocationSampling(uint64_t Rate);
 /// this runs every marked allocation calls into the runtime. Start-up only.
 void settleAllocationSampling();
 
-/// Whether allocation sampling is on. Any thread.
-bool allocationSamplingOn();
+/// Turns allocation sampling off (profiling could not start after all):
+/// each thread's next sampled allocation sets its countdown out of reach.
+/// Start-up only.
+void stopAllocationSampling();
 
 /// The allocation samples: count = objects (AllocObjectUnit), weight =
 /// bytes. For the writer.

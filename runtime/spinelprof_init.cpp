@@ -448,6 +448,7 @@ __attribute__((constructor(101))) static void startProfiler() {
                            flushProfile};
   if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
+    stopAllocationSampling();
     printMessage("cannot start the profiling timer: %s; profiling is off",
                  strerror(Err));
   } else {
