@@ -468,14 +468,15 @@ class Bench:
         os.makedirs(self.path('bin'), exist_ok=True)
         for prog in progs:
             src = os.path.join(PROGRAMS_DIR, prog + '.c')
-            for name, extra in (('prof', {}), ('nosites', {'SPINEL_PROFILE_ALLOC_SITES': '0'})):
+            # Names of their own: the programs part builds <prog>.prof.
+            for name, extra in (('marks', {}), ('nomarks', {'SPINEL_PROFILE_ALLOC_SITES': '0'})):
                 run_cmd([self.tool, 'cc'] + CFLAGS + self.inc + [src, '-lm', '-o',
                                                                  self.path('bin', '%s.%s' % (prog, name))],
                         dict(self.base_env, **extra))
         cpu_env = self.run_env('on')
         alloc_env = dict(cpu_env, SPINEL_PROFILE_ALLOC='1')
-        variants = [('nomarks', 'nosites', cpu_env), ('cpu', 'prof', cpu_env),
-                    ('cpu+alloc', 'prof', alloc_env)]
+        variants = [('nomarks', 'nomarks', cpu_env), ('cpu', 'marks', cpu_env),
+                    ('cpu+alloc', 'marks', alloc_env)]
         results = {(p, v[0]): [] for p in progs for v in variants}
         for rnd in range(self.args.rounds):
             for prog in progs:
