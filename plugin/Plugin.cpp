@@ -4,9 +4,12 @@
 // name; `clang -fpass-plugin=SpinelProf.so` runs it at the start of the
 // default pipeline (at every optimization level, -O0 included), before the
 // inliner, so a method that the C compiler inlines keeps its frame.
+// `-passes=spinelprof-alloc` marks allocation sites (AllocSites.h); clang
+// runs it at the pipeline's start too.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AllocSites.h"
 #include "FramePolicy.h"
 #include "SpinelProfPass.h"
 
@@ -28,6 +31,10 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "spinelprof-alloc") {
+          MPM.addPass(spinelprof::AllocSitesPass());
+          return true;
+        }
         if (Name != "spinelprof")
           return false;
         MPM.addPass(spinelprof::SpinelProfPass());
@@ -35,6 +42,9 @@ static void registerCallbacks(PassBuilder &PB) {
       });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        // Before inlining, wherever frames go: an allocator inlined into
+        // its caller would expose its own calloc as a second allocation.
+        MPM.addPass(spinelprof::AllocSitesPass());
         if (!spinelprof::instrumentsAfterOptimization())
           MPM.addPass(spinelprof::SpinelProfPass());
       });

@@ -27,7 +27,11 @@ namespace spinelprof {
   X(int, FlushSec, "SPINEL_PROFILE_FLUSH_SEC", 0, 0, 86400,                    \
     "N > 0: also write the profile so far every N seconds")                    \
   X(bool, Quiet, "SPINEL_PROFILE_QUIET", false, 0, 0,                          \
-    "1: no summary line on stderr at exit")
+    "1: no summary line on stderr at exit")                                    \
+  X(bool, Alloc, "SPINEL_PROFILE_ALLOC", false, 0, 0,                          \
+    "1: also sample allocations, to <name>.alloc.folded")                      \
+  X(int, AllocRate, "SPINEL_PROFILE_ALLOC_RATE", 524288, 1, 1073741824,        \
+    "mean bytes between allocation samples; 1: record every allocation")
 
 /// The parsed configuration. Plain data, so it needs no constructor.
 struct Flags {

@@ -6,6 +6,7 @@
 // the program prints or returns.
 //
 //===----------------------------------------------------------------------===//
+#include "spinelprof_alloc.h"
 #include "spinelprof_flags.h"
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
@@ -46,6 +47,9 @@ struct ProfilerState {
   bool WeightTime;
   char *FoldedPath;
   char *SprofPath;
+  /// The allocation profile's paths; null unless SPINEL_PROFILE_ALLOC=1.
+  char *AllocFoldedPath;
+  char *AllocSprofPath;
   /// The folded path with "%p" unexpanded (absolute), for fork children;
   /// null when the path has no %p (a child inserts ".<pid>" instead).
   char *PathTemplate;
@@ -205,6 +209,18 @@ static void atForkChild() {
   }
   State.FoldedPath = Folded; // The parent's strings stay (the child's copy).
   State.SprofPath = Sprof;
+  if (State.AllocFoldedPath) {
+    resetAllocationsAfterFork();
+    char *AllocFolded = allocPathFor(Folded);
+    char *AllocSprof = AllocFolded ? sprofPathFor(AllocFolded) : nullptr;
+    if (AllocSprof) {
+      State.AllocFoldedPath = AllocFolded;
+      State.AllocSprofPath = AllocSprof;
+    } else {
+      free(AllocFolded);
+      State.AllocFoldedPath = State.AllocSprofPath = nullptr;
+    }
+  }
   State.Pid = Pid;
   State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
   State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
@@ -212,9 +228,11 @@ static void atForkChild() {
   restartSamplingAfterFork();
 }
 
-/// Writes the profile as it stands (both files, atomically). Returns the
-/// result; prints one line on failure unless Quiet. Normal context.
-static int writeNow(WriteResult &Result, RunInfo &Run) {
+/// Writes the profile as it stands (both files, atomically, and the
+/// allocation profile's two when it is on). Returns 0 or the first errno,
+/// Result.FailedPath naming the file. Normal context.
+static int writeNow(WriteResult &Result, WriteResult &AllocResult,
+                    RunInfo &Run) {
   Run.Command = State.Command;
   Run.CommandSize = State.CommandSize;
   Run.Pid = State.Pid;
@@ -224,8 +242,16 @@ static int writeNow(WriteResult &Result, RunInfo &Run) {
   Run.RequestedHz = State.Config.Hz;
   Run.Wall = State.Wall;
   Run.WeightTime = State.WeightTime;
+  Run.AllocRate = static_cast<uint64_t>(State.Config.AllocRate);
+  memset(&AllocResult, 0, sizeof(AllocResult));
   pthread_mutex_lock(&WriteLock);
   int Err = writeProfile(State.FoldedPath, State.SprofPath, Run, Result);
+  if (!Err && State.AllocFoldedPath) {
+    Err = writeProfile(State.AllocFoldedPath, State.AllocSprofPath, Run,
+                       AllocResult, ProfileType::Alloc);
+    if (Err)
+      Result.FailedPath = AllocResult.FailedPath;
+  }
   pthread_mutex_unlock(&WriteLock);
   return Err;
 }
@@ -233,11 +259,11 @@ static int writeNow(WriteResult &Result, RunInfo &Run) {
 /// SPINEL_PROFILE_FLUSH_SEC: the profile so far, on the sampler thread.
 static void flushProfile() {
   static bool Reported;
-  WriteResult Result;
+  WriteResult Result, AllocResult;
   RunInfo Run;
   if (FinalWritten.load())
     return;
-  int Err = writeNow(Result, Run);
+  int Err = writeNow(Result, AllocResult, Run);
   if (Err && !Reported) {
     Reported = true;
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
@@ -255,8 +281,8 @@ static void writeFinalProfile() {
   int SavedErrno = errno;
   stopSampling();
   RunInfo Run;
-  WriteResult Result;
-  int Err = writeNow(Result, Run);
+  WriteResult Result, AllocResult;
+  int Err = writeNow(Result, AllocResult, Run);
   if (Err) {
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
                  strerror(Err));
@@ -266,14 +292,21 @@ static void writeFinalProfile() {
       snprintf(Extra, sizeof(Extra), ", %llu truncated",
                (unsigned long long)Result.Truncated);
     uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
+    // The allocation profile, when on, at the end of the same line.
+    char Alloc[PATH_MAX + 96] = "";
+    if (State.AllocFoldedPath)
+      snprintf(Alloc, sizeof(Alloc),
+               "; about %llu allocations, %llu bytes, wrote %s",
+               (unsigned long long)AllocResult.SampleCount,
+               (unsigned long long)AllocResult.Bytes, State.AllocFoldedPath);
     printMessage("%llu samples (%d Hz requested, %llu Hz achieved%s), %llu "
-                 "dropped%s, %llu.%02llu s, wrote %s",
+                 "dropped%s, %llu.%02llu s, wrote %s%s",
                  (unsigned long long)Result.SampleCount, Run.RequestedHz,
                  (unsigned long long)(Result.AchievedHz + 0.5),
                  Run.Wall ? ", wall clock" : "",
                  (unsigned long long)Result.Dropped, Extra,
                  (unsigned long long)(Centis / 100),
-                 (unsigned long long)(Centis % 100), State.FoldedPath);
+                 (unsigned long long)(Centis % 100), State.FoldedPath, Alloc);
   }
   errno = SavedErrno;
 }
@@ -326,6 +359,10 @@ static void installTerminatingHandlers() {
 /// Starts the profiler. Runs once, single-threaded, before the program's
 /// constructors (priority 101 is the earliest not reserved).
 __attribute__((constructor(101))) static void startProfiler() {
+  // On every way out: allocation sampling is off unless started below.
+  struct SettleAllocations {
+    ~SettleAllocations() { settleAllocationSampling(); }
+  } Settle;
   int SavedErrno = errno;
   // Off means silent too: not even a bad value of another flag is reported.
   if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
@@ -389,6 +426,21 @@ __attribute__((constructor(101))) static void startProfiler() {
   }
   // Before any sample: the handler looks program counters up in it.
   (void)initNativeFrames();
+  if (State.Config.Alloc) {
+    State.AllocFoldedPath = allocPathFor(State.FoldedPath);
+    State.AllocSprofPath =
+        State.AllocFoldedPath ? sprofPathFor(State.AllocFoldedPath) : nullptr;
+    Err = State.AllocSprofPath
+              ? startAllocationSampling(
+                    static_cast<uint64_t>(State.Config.AllocRate))
+              : ENOMEM;
+    if (Err) {
+      printMessage("cannot sample allocations: %s; allocation profiling is "
+                   "off",
+                   strerror(Err));
+      State.AllocFoldedPath = State.AllocSprofPath = nullptr;
+    }
+  }
   State.Active = true;
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
@@ -396,6 +448,7 @@ __attribute__((constructor(101))) static void startProfiler() {
                            flushProfile};
   if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
+    stopAllocationSampling();
     printMessage("cannot start the profiling timer: %s; profiling is off",
                  strerror(Err));
   } else {

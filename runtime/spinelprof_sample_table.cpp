@@ -20,18 +20,15 @@ namespace spinelprof {
 #ifndef SPINELPROF_ARENA_FRAMES
 #define SPINELPROF_ARENA_FRAMES (1 << 22) // 4 Mi frames, 32 MiB.
 #endif
-static constexpr size_t SlotCount = SPINELPROF_TABLE_SLOTS;
-static constexpr size_t ArenaFrames = SPINELPROF_ARENA_FRAMES;
-static_assert((SlotCount & (SlotCount - 1)) == 0, "a power of two");
+static constexpr size_t CpuSlots = SPINELPROF_TABLE_SLOTS;
+static constexpr size_t CpuArenaFrames = SPINELPROF_ARENA_FRAMES;
+static_assert((CpuSlots & (CpuSlots - 1)) == 0, "a power of two");
 static constexpr size_t MaxProbes = 1024;         // Bounds a full table.
 static constexpr size_t ThreadCapacity = 4096;    // Named threads.
 
-static SampleSlot *Slots;
-static const FrameDescriptor **Arena;
+static SampleTable CpuTable;
 static ThreadRecord *Threads;
-static std::atomic<size_t> ArenaUsed;
 static std::atomic<uint32_t> ThreadsUsed;
-static std::atomic<uint64_t> Dropped;
 static std::atomic<uint64_t> Truncated;
 
 static void *mapZeroed(size_t Bytes) {
@@ -40,26 +37,46 @@ static void *mapZeroed(size_t Bytes) {
   return P == MAP_FAILED ? nullptr : P;
 }
 
-int initSampleTable() {
+/// Fresh zero pages in place of the inherited ones (MAP_FIXED replaces the
+/// mapping), so a fork child does not copy the parent's records.
+static void remapZeroed(void *At, size_t Bytes) {
+  (void)mmap(At, Bytes, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
+
+int SampleTable::init(size_t SlotCount, size_t Frames) {
   if (Slots)
     return 0;
   void *S = mapZeroed(SlotCount * sizeof(SampleSlot));
-  void *A = mapZeroed(ArenaFrames * sizeof(const FrameDescriptor *));
-  void *T = mapZeroed(ThreadCapacity * sizeof(ThreadRecord));
-  if (!S || !A || !T) {
+  void *A = mapZeroed(Frames * sizeof(const FrameDescriptor *));
+  if (!S || !A) {
     int Err = errno;
     if (S)
       munmap(S, SlotCount * sizeof(SampleSlot));
     if (A)
-      munmap(A, ArenaFrames * sizeof(const FrameDescriptor *));
-    if (T)
-      munmap(T, ThreadCapacity * sizeof(ThreadRecord));
+      munmap(A, Frames * sizeof(const FrameDescriptor *));
     return Err;
   }
   // Zero-filled memory is a valid empty table: std::atomic of integers has
   // the integer's representation.
-  Slots = static_cast<SampleSlot *>(S);
+  SlotMask = SlotCount - 1;
+  ArenaFrames = Frames;
   Arena = static_cast<const FrameDescriptor **>(A);
+  Slots = static_cast<SampleSlot *>(S);
+  return 0;
+}
+
+int initSampleTable() {
+  if (Threads)
+    return 0;
+  void *T = mapZeroed(ThreadCapacity * sizeof(ThreadRecord));
+  if (!T)
+    return errno;
+  int Err = CpuTable.init(CpuSlots, CpuArenaFrames);
+  if (Err) {
+    munmap(T, ThreadCapacity * sizeof(ThreadRecord));
+    return Err;
+  }
   Threads = static_cast<ThreadRecord *>(T);
   return 0;
 }
@@ -81,8 +98,8 @@ static uint64_t hashStack(uint32_t Tid, const StackView &S) {
 }
 
 /// Whether a Ready slot holds exactly this stack. Async-signal-safe.
-static bool slotHolds(const SampleSlot &Slot, uint32_t Tid,
-                      const StackView &S) {
+bool SampleTable::holds(const SampleSlot &Slot, uint32_t Tid,
+                        const StackView &S) const {
   if (Slot.Tid != Tid || Slot.Length != S.length())
     return false;
   const FrameDescriptor *const *F = Arena + Slot.Offset;
@@ -96,7 +113,7 @@ static bool slotHolds(const SampleSlot &Slot, uint32_t Tid,
 }
 
 /// Reserves N arena frames; false if they do not fit. Async-signal-safe.
-static bool allocateFrames(uint32_t N, size_t &Offset) {
+bool SampleTable::allocateFrames(uint32_t N, size_t &Offset) {
   size_t Used = ArenaUsed.load(std::memory_order_relaxed);
   do {
     if (N > ArenaFrames - Used)
@@ -107,16 +124,16 @@ static bool allocateFrames(uint32_t N, size_t &Offset) {
   return true;
 }
 
-void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
-                  uint32_t Count) {
+void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
+                         uint64_t Count) {
   if (!Slots) {
     Dropped.fetch_add(Count, std::memory_order_relaxed);
     return;
   }
   uint64_t H = hashStack(Tid, S);
-  size_t Index = H & (SlotCount - 1);
+  size_t Index = H & SlotMask;
   for (size_t Probe = 0; Probe < MaxProbes;
-       ++Probe, Index = (Index + 1) & (SlotCount - 1)) {
+       ++Probe, Index = (Index + 1) & SlotMask) {
     SampleSlot &Slot = Slots[Index];
     uint64_t Key = Slot.Key.load(std::memory_order_acquire);
     if (Key == 0) {
@@ -138,7 +155,7 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
         Slot.Length = S.length();
         Slot.Offset = static_cast<uint32_t>(Offset);
         Slot.Count.store(Count, std::memory_order_relaxed);
-        Slot.WeightNs.store(WeightNs, std::memory_order_relaxed);
+        Slot.WeightNs.store(Weight, std::memory_order_relaxed);
         Slot.State.store(SampleSlot::Ready, std::memory_order_release);
         return;
       }
@@ -146,16 +163,29 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
     }
     if (Key != H)
       continue;
-    // A slot still Filling is passed over; this sample may then start a
+    // A slot still Filling is passed over; this record may then start a
     // duplicate of the same stack, which the writer merges.
     if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready ||
-        !slotHolds(Slot, Tid, S))
+        !holds(Slot, Tid, S))
       continue;
     Slot.Count.fetch_add(Count, std::memory_order_relaxed);
-    Slot.WeightNs.fetch_add(WeightNs, std::memory_order_relaxed);
+    Slot.WeightNs.fetch_add(Weight, std::memory_order_relaxed);
     return;
   }
   Dropped.fetch_add(Count, std::memory_order_relaxed);
+}
+
+void SampleTable::reset() {
+  if (!Slots)
+    return;
+  remapZeroed(Slots, slotCount() * sizeof(SampleSlot));
+  ArenaUsed.store(0);
+  Dropped.store(0);
+}
+
+void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
+                  uint32_t Count) {
+  CpuTable.record(Tid, S, WeightNs, Count);
 }
 
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
@@ -177,27 +207,21 @@ void registerThread(uint32_t Tid, const char *Name) {
 }
 
 void resetSampleTable() {
-  if (!Slots)
+  if (!Threads)
     return;
-  // Fresh zero pages in place of the inherited ones (MAP_FIXED replaces
-  // the mapping), so the child does not copy the parent's samples.
-  (void)mmap(Slots, SlotCount * sizeof(SampleSlot), PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  (void)mmap(Threads, ThreadCapacity * sizeof(ThreadRecord),
-             PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  ArenaUsed.store(0);
+  CpuTable.reset();
+  remapZeroed(Threads, ThreadCapacity * sizeof(ThreadRecord));
   ThreadsUsed.store(0);
-  Dropped.store(0);
   Truncated.store(0);
 }
 
-size_t sampleSlotCount() { return Slots ? SlotCount : 0; }
-const SampleSlot &sampleSlot(size_t I) { return Slots[I]; }
+const SampleTable &cpuSamples() { return CpuTable; }
+size_t sampleSlotCount() { return CpuTable.slotCount(); }
+const SampleSlot &sampleSlot(size_t I) { return CpuTable.slot(I); }
 const FrameDescriptor *const *slotFrames(const SampleSlot &Slot) {
-  return Arena + Slot.Offset;
+  return CpuTable.frames(Slot);
 }
-uint64_t droppedSamples() { return Dropped.load(); }
+uint64_t droppedSamples() { return CpuTable.dropped(); }
 uint64_t truncatedSamples() { return Truncated.load(); }
 
 const char *threadName(uint32_t Tid) {

@@ -79,7 +79,48 @@ struct ThreadRecord {
   char Name[16];
 };
 
-/// Maps the table, the arena and the thread registry. Returns 0 or an errno.
+/// A table of distinct (thread, stack) -> count and weight. The profiler
+/// has two: CPU samples (the free functions below) and allocation samples
+/// (spinelprof_alloc.cpp). Plain data: zero-initialised it is an unmapped
+/// table that counts every record as dropped.
+class SampleTable {
+public:
+  /// Maps Slots slots (a power of two) and an arena of ArenaFrames frames.
+  /// Returns 0 or an errno. Start-up only, before any record.
+  int init(size_t Slots, size_t ArenaFrames);
+
+  /// Adds Count (usually 1) to stack S of thread Tid, and Weight to its
+  /// weight. Async-signal-safe (no malloc, locks or libc); lock-free; may
+  /// run on several threads at once.
+  void record(uint32_t Tid, const StackView &S, uint64_t Weight,
+              uint64_t Count);
+
+  /// Forgets every record: the fork child starts afresh. Only while no one
+  /// records.
+  void reset();
+
+  /// Read side, for the writer (single thread). While records go on (a
+  /// flush) it sees every slot that was Ready when it looked.
+  size_t slotCount() const { return Slots ? SlotMask + 1 : 0; }
+  const SampleSlot &slot(size_t I) const { return Slots[I]; }
+  const FrameDescriptor *const *frames(const SampleSlot &Slot) const {
+    return Arena + Slot.Offset;
+  }
+  uint64_t dropped() const { return Dropped.load(); }
+
+private:
+  bool allocateFrames(uint32_t N, size_t &Offset);
+  bool holds(const SampleSlot &Slot, uint32_t Tid, const StackView &S) const;
+
+  SampleSlot *Slots;
+  const FrameDescriptor **Arena;
+  size_t SlotMask;
+  size_t ArenaFrames;
+  std::atomic<size_t> ArenaUsed;
+  std::atomic<uint64_t> Dropped;
+};
+
+/// The CPU samples' table (and the thread names). Returns 0 or an errno.
 /// Start-up only, before the timer runs.
 int initSampleTable();
 
@@ -97,12 +138,13 @@ void noteTruncated();
 /// Async-signal-safe; any thread.
 void registerThread(uint32_t Tid, const char *Name);
 
-/// Forgets every sample and thread name: the fork child starts afresh.
+/// Forgets every CPU sample and thread name: the fork child starts afresh.
 /// Only while no handler or sampler runs.
 void resetSampleTable();
 
-/// Read side, for the writer (single thread). While sampling runs (a flush)
-/// it sees every slot that was Ready when it looked.
+/// The CPU samples, for the writer.
+const SampleTable &cpuSamples();
+/// Read side of the CPU table, for the writer (single thread).
 size_t sampleSlotCount();
 const SampleSlot &sampleSlot(size_t I);
 const FrameDescriptor *const *slotFrames(const SampleSlot &Slot);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_writer.h"
 
+#include "spinelprof_alloc.h"
 #include "spinelprof_io.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_signal.h"
@@ -32,6 +33,21 @@ char *sprofPathFor(const char *FoldedPath) {
     return nullptr;
   memcpy(Out, FoldedPath, Keep);
   memcpy(Out + Keep, Sprof, sizeof(Sprof));
+  return Out;
+}
+
+char *allocPathFor(const char *FoldedPath) {
+  static const char Folded[] = ".folded", Alloc[] = ".alloc.folded";
+  size_t Len = strlen(FoldedPath);
+  size_t Keep = Len;
+  if (Len >= sizeof(Folded) - 1 &&
+      strcmp(FoldedPath + Len - (sizeof(Folded) - 1), Folded) == 0)
+    Keep = Len - (sizeof(Folded) - 1);
+  char *Out = static_cast<char *>(malloc(Keep + sizeof(Alloc)));
+  if (!Out)
+    return nullptr;
+  memcpy(Out, FoldedPath, Keep);
+  memcpy(Out + Keep, Alloc, sizeof(Alloc));
   return Out;
 }
 
@@ -258,7 +274,8 @@ static void writeRate(BufferedFile &File, double Hz) {
   File.writeUnsigned(Tenths % 10);
 }
 
-static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
+static void writeSprofFile(BufferedFile &File, ProfileType Type,
+                           const char *FoldedPath,
                            const RunInfo &Run, const WriteResult &Result,
                            const StackRecord *Stacks, size_t StackCount,
                            const FrameDescriptor *const *Sorted,
@@ -266,23 +283,34 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
                            const FrameDescriptor *const *FrameOrder,
                            size_t FrameCount, const uint32_t *Tids,
                            size_t TidCount) {
+  bool Alloc = Type == ProfileType::Alloc;
   File.write("{\n  \"format\": \"spinelprof\",\n  \"version\": 1,\n");
+  if (Alloc)
+    File.write("  \"profile\": \"alloc\",\n");
   File.write("  \"command\": ");
   writeCommand(File, Run);
   File.format(",\n  \"pid\": %d,\n  \"start_time\": ", Run.Pid);
   writeStartTime(File, Run.StartTimeNs);
   File.format(",\n  \"start_time_ns\": %llu,\n  \"duration_ns\": %llu,\n"
-              "  \"cpu_time_ns\": %llu,\n  \"mode\": \"%s\",\n"
-              "  \"timer\": ",
+              "  \"cpu_time_ns\": %llu,\n",
               (unsigned long long)Run.StartTimeNs,
               (unsigned long long)Run.DurationNs,
-              (unsigned long long)Run.CpuTimeNs, Run.Wall ? "wall" : "cpu");
-  File.writeJsonString(timerName(Run.Wall));
-  File.format(",\n  \"sampler\": \"%s\",\n  \"requested_hz\": %d,\n"
-              "  \"achieved_hz\": ",
-              samplerIsRealTime() ? "realtime" : "normal", Run.RequestedHz);
-  writeRate(File, Result.AchievedHz);
-  File.format(",\n  \"sample_count\": %llu,\n  \"dropped\": %llu,\n"
+              (unsigned long long)Run.CpuTimeNs);
+  if (Alloc) {
+    File.format("  \"alloc_rate\": %llu,\n  \"alloc_bytes\": %llu,\n",
+                (unsigned long long)Run.AllocRate,
+                (unsigned long long)Result.Bytes);
+  } else {
+    File.format("  \"mode\": \"%s\",\n  \"timer\": ",
+                Run.Wall ? "wall" : "cpu");
+    File.writeJsonString(timerName(Run.Wall));
+    File.format(",\n  \"sampler\": \"%s\",\n  \"requested_hz\": %d,\n"
+                "  \"achieved_hz\": ",
+                samplerIsRealTime() ? "realtime" : "normal", Run.RequestedHz);
+    writeRate(File, Result.AchievedHz);
+    File.write(",\n");
+  }
+  File.format("  \"sample_count\": %llu,\n  \"dropped\": %llu,\n"
               "  \"truncated\": %llu,\n",
               (unsigned long long)Result.SampleCount,
               (unsigned long long)Result.Dropped,
@@ -290,7 +318,7 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
   File.write("  \"folded\": { \"path\": ");
   File.writeJsonString(FoldedPath);
   File.format(", \"unit\": \"%s\", \"bytes\": %llu },\n",
-              Run.WeightTime ? "microseconds" : "samples",
+              Alloc ? "bytes" : Run.WeightTime ? "microseconds" : "samples",
               (unsigned long long)Result.FoldedBytes);
 
   File.write("  \"frames\": [");
@@ -322,7 +350,8 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
         Count += Stacks[K].Count;
         WeightNs += Stacks[K].WeightNs;
       }
-    File.format(", \"samples\": %llu, \"weight_ns\": %llu }",
+    File.format(Alloc ? ", \"samples\": %llu, \"bytes\": %llu }"
+                      : ", \"samples\": %llu, \"weight_ns\": %llu }",
                 (unsigned long long)Count, (unsigned long long)WeightNs);
   }
   File.write(TidCount ? "\n  ],\n" : "],\n");
@@ -339,7 +368,8 @@ static void writeSprofFile(BufferedFile &File, const char *FoldedPath,
       File.writeUnsigned(
           IndexOfSorted[findDescriptor(Sorted, FrameCount, S.Frames[F])]);
     }
-    File.format("], \"count\": %llu, \"weight_ns\": %llu }",
+    File.format(Alloc ? "], \"count\": %llu, \"bytes\": %llu }"
+                      : "], \"count\": %llu, \"weight_ns\": %llu }",
                 (unsigned long long)S.Count, (unsigned long long)S.WeightNs);
   }
   File.write(StackCount ? "\n  ]\n}\n" : "]\n}\n");
@@ -361,23 +391,25 @@ static int writeTemporary(const char *TempPath, uint64_t *Bytes, Body Write) {
 }
 
 int writeProfile(const char *FoldedPath, const char *SprofPath,
-                 const RunInfo &Run, WriteResult &Out) {
+                 const RunInfo &Run, WriteResult &Out, ProfileType Type) {
+  bool Alloc = Type == ProfileType::Alloc;
+  const SampleTable &Table = Alloc ? allocSamples() : cpuSamples();
   memset(&Out, 0, sizeof(Out));
   Out.FailedPath = FoldedPath;
-  Out.Dropped = droppedSamples();
-  Out.Truncated = truncatedSamples();
+  Out.Dropped = Alloc ? allocObjects(Table.dropped()) : Table.dropped();
+  Out.Truncated = Alloc ? allocTruncated() : truncatedSamples();
 
   // Every Ready slot, then duplicates of a (thread, stack) merged.
-  size_t SlotCount = sampleSlotCount(), StackCount = 0;
+  size_t SlotCount = Table.slotCount(), StackCount = 0;
   StackRecord *Stacks = static_cast<StackRecord *>(
       malloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
   if (!Stacks)
     return ENOMEM;
   for (size_t I = 0; I < SlotCount; ++I) {
-    const SampleSlot &Slot = sampleSlot(I);
+    const SampleSlot &Slot = Table.slot(I);
     if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready)
       continue;
-    Stacks[StackCount++] = {Slot.Tid, Slot.Length, slotFrames(Slot),
+    Stacks[StackCount++] = {Slot.Tid, Slot.Length, Table.frames(Slot),
                             Slot.Count.load(), Slot.WeightNs.load()};
   }
   qsort(Stacks, StackCount, sizeof(StackRecord), compareByThreadAndStack);
@@ -391,11 +423,15 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     }
   }
   StackCount = Merged;
+  if (Alloc)
+    for (size_t I = 0; I < StackCount; ++I)
+      Stacks[I].Count = allocObjects(Stacks[I].Count);
   qsort(Stacks, StackCount, sizeof(StackRecord), compareByCount);
 
   size_t TotalFrames = 0;
   for (size_t I = 0; I < StackCount; ++I) {
     Out.SampleCount += Stacks[I].Count;
+    Out.Bytes += Stacks[I].WeightNs;
     TotalFrames += Stacks[I].Length;
   }
   // Samples per second of the time they stand for (CPU time of the sampled
@@ -436,8 +472,10 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
           Pool.append(";", 1);
         appendFoldedName(Pool, displayName(Stacks[I].Frames[F]));
       }
+      // Allocation profiles: bytes; CPU: samples or nanoseconds.
       Lines[I] = {Start, Pool.Size - Start,
-                  Run.WeightTime ? Stacks[I].WeightNs : Stacks[I].Count};
+                  Alloc || Run.WeightTime ? Stacks[I].WeightNs
+                                          : Stacks[I].Count};
     }
     if (Pool.Failed)
       Err = ENOMEM;
@@ -451,7 +489,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
       else
         Lines[LineCount++] = Lines[I];
     }
-    if (Run.WeightTime) {
+    if (Run.WeightTime && !Alloc) {
       // Nanoseconds summed per line, then rounded to microseconds; a line
       // that rounds to 0 is left out.
       size_t Kept = 0;
@@ -498,7 +536,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     });
   if (!Err) {
     Err = writeTemporary(SprofTemp, nullptr, [&](BufferedFile &F) {
-      writeSprofFile(F, FoldedPath, Run, Out, Stacks, StackCount, Sorted,
+      writeSprofFile(F, Type, FoldedPath, Run, Out, Stacks, StackCount, Sorted,
                      IndexOfSorted, FrameOrder, FrameCount, Tids, TidCount);
     });
     if (Err) {

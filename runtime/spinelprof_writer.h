@@ -1,6 +1,7 @@
 //===- spinelprof_writer.h - Folded stacks and the .sprof profile -*- C++ -*-===//
 //
-// Turns the sample table into the two files of docs/formats.md. Each is
+// Turns a sample table into the two files of docs/formats.md: the CPU
+// profile, or the allocation profile (<name>.alloc.folded/.sprof). Each is
 // written under a temporary name in its final directory and renamed into
 // place, so a failed or interrupted write never leaves a half-written file.
 //
@@ -24,11 +25,19 @@ struct RunInfo {
   int RequestedHz;
   bool Wall;        // SPINEL_PROFILE_MODE=wall.
   bool WeightTime;  // SPINEL_PROFILE_WEIGHT=time: folded in microseconds.
+  uint64_t AllocRate; // SPINEL_PROFILE_ALLOC_RATE (allocation profile).
+};
+
+/// Which profile writeProfile writes.
+enum class ProfileType {
+  Cpu,   ///< The CPU (or wall) samples.
+  Alloc, ///< The allocation samples: objects and bytes (spinelprof_alloc.h).
 };
 
 /// What was written, for the summary line.
 struct WriteResult {
-  uint64_t SampleCount;
+  uint64_t SampleCount; // Allocation profile: objects (estimated).
+  uint64_t Bytes;       // Allocation profile: bytes (estimated).
   uint64_t Dropped;
   uint64_t Truncated;
   double AchievedHz;
@@ -44,12 +53,18 @@ char *sprofPathFor(const char *FoldedPath);
 /// Returns a malloc'd string.
 char *temporaryPathFor(const char *FinalPath, int Pid);
 
-/// Writes both files from the sample table. Returns 0 or the errno of the
+/// The allocation profile's folded path for the CPU profile's: a trailing
+/// ".folded" replaced by ".alloc.folded", else ".alloc.folded" appended.
+/// Returns a malloc'd string.
+char *allocPathFor(const char *FoldedPath);
+
+/// Writes both files of a profile from its table. Returns 0 or the errno of the
 /// first failure (then no file is left behind and Out.FailedPath says
 /// which). One writer at a time; sampling may still run (a periodic flush
 /// sees the samples recorded so far); may allocate.
 int writeProfile(const char *FoldedPath, const char *SprofPath,
-                 const RunInfo &Run, WriteResult &Out);
+                 const RunInfo &Run, WriteResult &Out,
+                 ProfileType Type = ProfileType::Cpu);
 
 } // namespace spinelprof
 

@@ -5,6 +5,8 @@
 #include "FlamegraphPage.h"
 #include "ToolError.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 
 namespace spinelprof {
@@ -35,6 +37,11 @@ int runDiffCommand(const std::vector<std::string> &Args) {
     throw UsageError("diff", "only one profile can come from standard input");
   Profile Before = applySelection("diff", readProfileArg(A.Positionals[0]), A);
   Profile After = applySelection("diff", readProfileArg(A.Positionals[1]), A);
+  // Bytes against samples would compare nothing.
+  if (Before.Kind != After.Kind)
+    throw InputError(fmt::format("{}: cannot compare an allocation profile with a CPU "
+                                 "profile ({})",
+                                 After.SourcePath, Before.SourcePath));
   if (Text) {
     writeOutput(A.get("-o"), renderDiffText(Before, After, TextOptions));
     return ExitSuccess;

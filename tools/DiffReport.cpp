@@ -63,13 +63,13 @@ std::string renderDiffText(const Profile &Before, const Profile &After,
   size_t Shown = Options.Top == 0 ? Sorted.size() : std::min(Options.Top, Sorted.size());
 
   std::string Out;
-  Out += fmt::format("Before:   {} ({} samples)\n", displayName(Before.SourcePath, 0),
-                     Before.totalCount());
-  Out += fmt::format("After:    {} ({} samples)\n", displayName(After.SourcePath, 0),
-                     After.totalCount());
-  Out += fmt::format("Shares are percent of each profile's samples; change in points, "
+  Out += fmt::format("Before:   {} ({} {})\n", displayName(Before.SourcePath, 0),
+                     Before.totalCount(), Before.unit());
+  Out += fmt::format("After:    {} ({} {})\n", displayName(After.SourcePath, 0),
+                     After.totalCount(), After.unit());
+  Out += fmt::format("Shares are percent of each profile's {}; change in points, "
                      "ranked by {} change.\n\n",
-                     ByTotal ? "total" : "self");
+                     After.unit(), ByTotal ? "total" : "self");
   std::vector<std::vector<std::string>> Table;
   Table.push_back({"self before", "self after", "change", "total before", "total after",
                    "change", "name"});

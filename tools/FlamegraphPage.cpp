@@ -198,6 +198,8 @@ Json profileJson(const Profile &P, const CallTree &T) {
   Data["samples"] = std::move(Samples);
   if (Weighted)
     Data["weights"] = std::move(Weights);
+  if (P.Kind == ProfileKind::Alloc)
+    Data["unit"] = "bytes allocated";
   return Data;
 }
 

@@ -69,6 +69,11 @@ uint64_t parseCount(std::string_view Field, const std::string &Where) {
 Profile parseFoldedText(std::string_view Text, const std::string &Path) {
   Profile Result;
   Result.SourcePath = Path;
+  // The runtime's allocation profile counts bytes (docs/formats.md).
+  constexpr std::string_view AllocSuffix = ".alloc.folded";
+  if (Path.size() >= AllocSuffix.size() &&
+      Path.compare(Path.size() - AllocSuffix.size(), AllocSuffix.size(), AllocSuffix) == 0)
+    Result.Kind = ProfileKind::Alloc;
   std::unordered_map<std::string, uint32_t> FrameIndex;
   std::map<std::vector<uint32_t>, size_t> SampleIndex;
 

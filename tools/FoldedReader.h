@@ -22,7 +22,8 @@ std::string decodeFoldedName(std::string_view Escaped);
 
 /// Parses folded text. Frames are identified by name (a folded file has
 /// nothing else), repeated stacks are summed, blank lines skipped. Path is
-/// used in messages only. Throws InputError "PATH:LINE: problem".
+/// used in messages, and a name ending in ".alloc.folded" makes it an
+/// allocation profile (counts are bytes). Throws InputError "PATH:LINE: problem".
 Profile parseFoldedText(std::string_view Text, const std::string &Path);
 
 /// Reads and parses the folded file at Path.

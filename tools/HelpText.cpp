@@ -39,7 +39,10 @@ options:
 
 Build a profiled program with `spinel-prof cc` (or `spinel app.rb
 --cc='spinel-prof cc'`), run it (it writes <program>.folded and
-<program>.sprof), then `spinel-prof report <program>.sprof`.
+<program>.sprof), then `spinel-prof report <program>.sprof`. With
+SPINEL_PROFILE_ALLOC=1 it also writes an allocation profile,
+<program>.alloc.folded and .alloc.sprof (bytes and objects allocated, by
+whole stack and type), which every command reads too.
 
 Exit status: 0 success, 1 bad input or I/O error, 2 bad usage; cc exits with
 the compiler's own status.
@@ -100,6 +103,9 @@ split of the samples: GC (a GC frame anywhere on the stack), runtime (the
 leaf is a runtime helper or native code), Ruby (the leaf is a method or
 block), other ([truncated]); then the Ruby frames through which the samples
 entered the GC (the nearest user or block frame below the first GC frame).
+An allocation profile (app.alloc.sprof) counts bytes allocated instead: its
+report lists the allocated types (the "alloc TYPE" leaves) with bytes and
+objects, and self is what a frame allocated itself.
 
 PROFILE is a .sprof file; or a folded file (app.folded), in which case the
 .sprof beside it (app.sprof) supplies kinds, locations and metadata if it

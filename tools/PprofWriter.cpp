@@ -46,10 +46,18 @@ ProtoEncoder valueType(StringTable &Strings, const std::string &Type, const std:
 std::string encodePprof(const Profile &P) {
   StringTable Strings;
   ProtoEncoder Out;
-  bool Weighted = hasWeights(P);
+  // Allocation profiles: objects and bytes, as Go's heap profiles name
+  // them, so pprof's -sample_index=alloc_space works as there.
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  bool Weighted = !Alloc && hasWeights(P);
   std::string TimeType = P.Metadata.Mode.value_or("cpu") == "wall" ? "wall" : "cpu";
 
-  Out.message(SampleTypeField, valueType(Strings, "samples", "count"));
+  if (Alloc) {
+    Out.message(SampleTypeField, valueType(Strings, "alloc_objects", "count"));
+    Out.message(SampleTypeField, valueType(Strings, "alloc_space", "bytes"));
+  } else {
+    Out.message(SampleTypeField, valueType(Strings, "samples", "count"));
+  }
   if (Weighted)
     Out.message(SampleTypeField, valueType(Strings, TimeType, "nanoseconds"));
 
@@ -64,7 +72,10 @@ std::string encodePprof(const Profile &P) {
     for (auto It = S.Stack.rbegin(); It != S.Stack.rend(); ++It) // leaf first
       Locations.push_back(uint64_t(*It) + 1);
     E.packed(1, Locations);
-    std::vector<int64_t> Values{static_cast<int64_t>(S.Count)};
+    std::vector<int64_t> Values;
+    if (Alloc) // Objects are unknown from a folded file: 0.
+      Values.push_back(static_cast<int64_t>(S.Objects.value_or(0)));
+    Values.push_back(static_cast<int64_t>(S.Count));
     if (Weighted)
       Values.push_back(static_cast<int64_t>(*S.WeightNs));
     E.packed(2, Values);
@@ -114,13 +125,19 @@ std::string encodePprof(const Profile &P) {
   ProtoEncoder PeriodType;
   int64_t Period = 1;
   const std::optional<double> &Hz = P.Metadata.RequestedHz;
-  if (Weighted && Hz && *Hz > 0) {
+  int64_t Default = 0;
+  if (Alloc) {
+    PeriodType = valueType(Strings, "alloc_space", "bytes");
+    Period = static_cast<int64_t>(P.Metadata.AllocRate.value_or(1));
+    Default = Strings.index("alloc_space");
+  } else if (Weighted && Hz && *Hz > 0) {
     PeriodType = valueType(Strings, TimeType, "nanoseconds");
     Period = static_cast<int64_t>(std::llround(1e9 / *Hz));
   } else {
     PeriodType = valueType(Strings, "samples", "count");
   }
-  int64_t Default = Weighted ? Strings.index(TimeType) : 0;
+  if (Weighted)
+    Default = Strings.index(TimeType);
 
   for (const std::string &S : Strings.strings())
     Out.bytes(StringTableField, S);

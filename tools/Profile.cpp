@@ -30,6 +30,16 @@ std::optional<FrameKind> parseFrameKind(std::string_view Name) {
   return std::nullopt;
 }
 
+std::optional<uint64_t> Profile::totalObjects() const {
+  uint64_t Total = 0;
+  for (const Sample &S : Samples) {
+    if (!S.Objects)
+      return std::nullopt;
+    Total += *S.Objects;
+  }
+  return Total;
+}
+
 uint64_t Profile::totalCount() const {
   uint64_t Total = 0;
   for (const Sample &S : Samples)

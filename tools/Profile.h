@@ -40,12 +40,22 @@ struct Frame {
 /// Thread id used for samples whose thread is unknown (folded input).
 inline constexpr int64_t UnknownThread = -1;
 
+/// What a profile measures (docs/formats.md).
+enum class ProfileKind {
+  Cpu,   ///< CPU or wall-time samples; Sample::Count is samples.
+  Alloc, ///< Allocations (<name>.alloc.sprof); Sample::Count is bytes.
+};
+
 /// Samples that share one (thread, stack).
 struct Sample {
   int64_t Thread = UnknownThread;
   std::vector<uint32_t> Stack; ///< Indexes into Profile::Frames, root first.
-  uint64_t Count = 0;          ///< Number of samples.
+  /// The profile's value: samples (CPU profiles) or bytes (allocation
+  /// profiles), the unit every command shows.
+  uint64_t Count = 0;
   std::optional<uint64_t> WeightNs; ///< CPU (or wall) time they stand for.
+  /// Allocation profiles: objects allocated (unknown from a folded file).
+  std::optional<uint64_t> Objects;
 };
 
 struct ThreadInfo {
@@ -69,6 +79,7 @@ struct ProfileMetadata {
   std::optional<uint64_t> SampleCount;
   std::optional<uint64_t> Dropped;
   std::optional<uint64_t> Truncated;
+  std::optional<uint64_t> AllocRate; ///< Bytes between allocation samples.
   std::optional<std::string> FoldedPath;
   std::optional<std::string> FoldedUnit;
   std::optional<uint64_t> FoldedBytes;
@@ -80,6 +91,7 @@ struct Profile {
   std::string SourcePath;
   /// True when read from a .sprof (metadata, kinds, threads are meaningful).
   bool SelfDescribing = false;
+  ProfileKind Kind = ProfileKind::Cpu;
   ProfileMetadata Metadata;
   std::vector<Frame> Frames;
   std::vector<ThreadInfo> Threads;
@@ -87,6 +99,12 @@ struct Profile {
 
   /// Sum of Sample::Count over all samples.
   uint64_t totalCount() const;
+
+  /// Sum of Sample::Objects, or nullopt when some sample has none.
+  std::optional<uint64_t> totalObjects() const;
+
+  /// The unit of Sample::Count: "samples" or "bytes".
+  const char *unit() const { return Kind == ProfileKind::Alloc ? "bytes" : "samples"; }
 };
 
 } // namespace spinelprof

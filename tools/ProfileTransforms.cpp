@@ -17,6 +17,7 @@ Profile withoutSamples(const Profile &P) {
   Profile Out;
   Out.SourcePath = P.SourcePath;
   Out.SelfDescribing = P.SelfDescribing;
+  Out.Kind = P.Kind;
   Out.Metadata = P.Metadata;
   Out.Frames = P.Frames;
   Out.Threads = P.Threads;
@@ -49,6 +50,7 @@ Profile normalizeProfile(const Profile &P) {
     N.Thread = S.Thread;
     N.Count = S.Count;
     N.WeightNs = S.WeightNs;
+    N.Objects = S.Objects;
     for (uint32_t F : S.Stack) {
       if (NewIndex[F] < 0) {
         NewIndex[F] = static_cast<int64_t>(Out.Frames.size());
@@ -63,6 +65,7 @@ Profile normalizeProfile(const Profile &P) {
       Sample &Into = Out.Samples[It->second];
       Into.Count += N.Count;
       addWeight(Into.WeightNs, N.WeightNs);
+      addWeight(Into.Objects, N.Objects);
     }
   }
   return Out;
@@ -156,7 +159,14 @@ Profile mergeProfiles(const std::vector<Profile> &Profiles) {
   M.Mode = Profiles.front().Metadata.Mode;
   M.Timer = Profiles.front().Metadata.Timer;
   M.RequestedHz = Profiles.front().Metadata.RequestedHz;
+  M.AllocRate = Profiles.front().Metadata.AllocRate;
   Out.SelfDescribing = true;
+  Out.Kind = Profiles.front().Kind;
+  for (const Profile &P : Profiles)
+    if (P.Kind != Out.Kind)
+      throw InputError(fmt::format(
+          "{}: cannot merge an allocation profile with a CPU profile ({})",
+          P.SourcePath, Profiles.front().SourcePath));
   std::string Sources;
   auto Sum = [](std::optional<uint64_t> &Into, const std::optional<uint64_t> &From,
                 bool First) {
@@ -183,6 +193,8 @@ Profile mergeProfiles(const std::vector<Profile> &Profiles) {
       M.Timer.reset();
     if (M.RequestedHz != P.Metadata.RequestedHz)
       M.RequestedHz.reset();
+    if (M.AllocRate != P.Metadata.AllocRate)
+      M.AllocRate.reset();
     for (const ThreadInfo &T : P.Threads)
       if (ThreadIndex.try_emplace(T.Tid, Out.Threads.size()).second)
         Out.Threads.push_back(T);
@@ -205,8 +217,9 @@ Profile mergeProfiles(const std::vector<Profile> &Profiles) {
   }
   Out.SourcePath = Sources;
   Out = normalizeProfile(Out);
-  M.SampleCount = Out.totalCount();
-  if (M.CpuTimeNs && *M.CpuTimeNs)
+  M.SampleCount = Out.Kind == ProfileKind::Alloc ? Out.totalObjects()
+                                                  : Out.totalCount();
+  if (Out.Kind == ProfileKind::Cpu && M.CpuTimeNs && *M.CpuTimeNs)
     M.AchievedHz = static_cast<double>(*M.SampleCount) / (*M.CpuTimeNs / 1e9);
   Out.Metadata = M;
   return Out;

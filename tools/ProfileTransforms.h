@@ -32,7 +32,8 @@ Profile collapseRecursion(const Profile &P);
 /// Sums profiles: frames are the same when name, C name, kind, file and line
 /// all are; samples when thread and stack are. Metadata: counts (samples,
 /// dropped, truncated, CPU time) are summed, the command is the first
-/// profile's, the duration the longest; the rest is dropped.
+/// profile's, the duration the longest; the rest is dropped. Profiles of
+/// different kinds (CPU, allocation) are an InputError.
 Profile mergeProfiles(const std::vector<Profile> &Profiles);
 
 /// Sums samples with equal (thread, stack) and drops frames no sample uses.

@@ -48,6 +48,9 @@ std::string renderSprof(const Profile &P) {
   Json Root;
   Root["format"] = "spinelprof";
   Root["version"] = 1;
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  if (Alloc)
+    Root["profile"] = "alloc";
   Root["command"] = M.Command;
   if (M.Pid) Root["pid"] = *M.Pid;
   if (M.StartTime) Root["start_time"] = *M.StartTime;
@@ -58,7 +61,13 @@ std::string renderSprof(const Profile &P) {
   if (M.Timer) Root["timer"] = *M.Timer;
   if (M.RequestedHz) Root["requested_hz"] = *M.RequestedHz;
   if (M.AchievedHz) Root["achieved_hz"] = *M.AchievedHz;
-  Root["sample_count"] = M.SampleCount.value_or(P.totalCount());
+  if (M.AllocRate) Root["alloc_rate"] = *M.AllocRate;
+  if (Alloc) {
+    if (std::optional<uint64_t> Objects = M.SampleCount ? M.SampleCount : P.totalObjects())
+      Root["sample_count"] = *Objects;
+  } else {
+    Root["sample_count"] = M.SampleCount.value_or(P.totalCount());
+  }
   if (M.Dropped) Root["dropped"] = *M.Dropped;
   if (M.Truncated) Root["truncated"] = *M.Truncated;
   Json Frames = Json::array();
@@ -83,7 +92,13 @@ std::string renderSprof(const Profile &P) {
     if (S.Thread != UnknownThread)
       J["thread"] = S.Thread;
     J["stack"] = S.Stack;
-    J["count"] = S.Count;
+    if (Alloc) {
+      if (S.Objects)
+        J["count"] = *S.Objects;
+      J["bytes"] = S.Count;
+    } else {
+      J["count"] = S.Count;
+    }
     if (S.WeightNs)
       J["weight_ns"] = *S.WeightNs;
     Samples.push_back(std::move(J));

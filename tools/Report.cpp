@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace spinelprof {
 
@@ -20,7 +21,13 @@ std::vector<FrameCost> computeFrameCosts(const Profile &P) {
     const Sample &S = P.Samples[N];
     if (S.Stack.empty())
       continue;
-    Costs[S.Stack.back()].Self += S.Count;
+    // An allocation's self is the frame that allocated, not the type leaf
+    // under it ("Foo.new;alloc Foo"): the table then answers which code
+    // allocates, and the types have their own list.
+    size_t SelfAt = S.Stack.size() - 1;
+    if (P.Kind == ProfileKind::Alloc && SelfAt > 0)
+      --SelfAt;
+    Costs[S.Stack[SelfAt]].Self += S.Count;
     for (uint32_t F : S.Stack) {
       if (LastSeen[F] == N + 1)
         continue;
@@ -108,35 +115,35 @@ void renderThreadShares(const Profile &P, std::string &Out) {
       }
     double Share = Total ? 100.0 * double(Count) / double(Total) : 0.0;
     std::string Name = displayName(T.Name.empty() ? "?" : T.Name, 16);
-    Out += fmt::format("{:<10}{:>8} {:<16} {:>6.2f}% {:>8} samples", "", T.Tid,
-                       Name, Share, Count);
+    Out += fmt::format("{:<10}{:>8} {:<16} {:>6.2f}% {:>8} {}", "", T.Tid,
+                       Name, Share, Count, P.unit());
     if (HasWeight)
       Out += fmt::format(", {} {}", seconds(WeightNs), Wall ? "wall" : "CPU");
     Out += '\n';
   }
 }
 
-void renderHeader(const Profile &P, std::string &Out) {
+template <typename LineFn>
+void renderAllocHeader(const Profile &P, LineFn &Line) {
   const ProfileMetadata &M = P.Metadata;
-  auto Line = [&Out](const char *Label, const std::string &Value) {
-    Out += fmt::format("{:<10}{}\n", Label, displayName(Value, 0));
-  };
-  Line("Profile:", P.SelfDescribing ? P.SourcePath
-                                    : P.SourcePath + " (folded stacks, no metadata)");
-  if (!M.Command.empty()) {
-    Line("Command:", shellJoin(M.Command));
-  }
-  if (M.StartTime || M.Pid)
-    Line("Started:", M.StartTime.value_or("?") +
-                         (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
-  if (M.DurationNs || M.CpuTimeNs) {
-    std::string Duration;
-    if (M.DurationNs)
-      Duration = seconds(*M.DurationNs) + " wall";
-    if (M.CpuTimeNs)
-      Duration += (Duration.empty() ? "" : ", ") + seconds(*M.CpuTimeNs) + " CPU";
-    Line("Duration:", Duration);
-  }
+  std::string Allocated = fmt::format("{} bytes", P.totalCount());
+  if (std::optional<uint64_t> Objects = P.totalObjects())
+    Allocated += fmt::format(" in {} objects", *Objects);
+  if (M.AllocRate)
+    Allocated += *M.AllocRate == 1
+                     ? std::string(" (every allocation recorded)")
+                     : fmt::format(" (estimated from samples every {} bytes on average)",
+                                   *M.AllocRate);
+  if (M.Dropped.value_or(0) || M.Truncated.value_or(0))
+    Allocated += fmt::format(" (dropped {} objects, truncated {} stacks)",
+                             M.Dropped.value_or(0), M.Truncated.value_or(0));
+  Line("Total:", Allocated);
+  Line("Unit:", "bytes allocated (self: by the frame itself, total: by it and its callees)");
+}
+
+template <typename LineFn>
+void renderSampleHeader(const Profile &P, LineFn &Line) {
+  const ProfileMetadata &M = P.Metadata;
   if (M.Mode || M.Timer) {
     std::string Mode = M.Mode.value_or("?");
     if (M.Timer)
@@ -161,6 +168,34 @@ void renderHeader(const Profile &P, std::string &Out) {
   if (!P.SelfDescribing)
     Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
   Line("Samples:", Samples);
+}
+
+void renderHeader(const Profile &P, std::string &Out) {
+  const ProfileMetadata &M = P.Metadata;
+  auto Line = [&Out](const char *Label, const std::string &Value) {
+    Out += fmt::format("{:<10}{}\n", Label, displayName(Value, 0));
+  };
+  Line("Profile:", P.SelfDescribing ? P.SourcePath
+                                    : P.SourcePath + " (folded stacks, no metadata)");
+  if (!M.Command.empty()) {
+    Line("Command:", shellJoin(M.Command));
+  }
+  if (M.StartTime || M.Pid)
+    Line("Started:", M.StartTime.value_or("?") +
+                         (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
+  if (M.DurationNs || M.CpuTimeNs) {
+    std::string Duration;
+    if (M.DurationNs)
+      Duration = seconds(*M.DurationNs) + " wall";
+    if (M.CpuTimeNs)
+      Duration += (Duration.empty() ? "" : ", ") + seconds(*M.CpuTimeNs) + " CPU";
+    Line("Duration:", Duration);
+  }
+  if (P.Kind == ProfileKind::Alloc) {
+    renderAllocHeader(P, Line);
+  } else {
+    renderSampleHeader(P, Line);
+  }
   if (!P.Threads.empty()) {
     std::string Threads = fmt::format("{}", P.Threads.size());
     if (P.Threads.size() <= 4) {
@@ -183,6 +218,43 @@ std::string location(const Frame &F) {
 }
 
 } // namespace
+
+std::string renderAllocTypes(const Profile &P) {
+  struct TypeCost {
+    uint64_t Bytes = 0;
+    std::optional<uint64_t> Objects = 0;
+  };
+  std::map<std::string, TypeCost> Types;
+  for (const Sample &S : P.Samples) {
+    if (S.Stack.empty())
+      continue;
+    TypeCost &T = Types[P.Frames[S.Stack.back()].Name];
+    T.Bytes += S.Count;
+    if (T.Objects && S.Objects)
+      *T.Objects += *S.Objects;
+    else
+      T.Objects.reset();
+  }
+  std::vector<std::pair<std::string, TypeCost>> Sorted(Types.begin(), Types.end());
+  std::stable_sort(Sorted.begin(), Sorted.end(), [](const auto &A, const auto &B) {
+    return A.second.Bytes > B.second.Bytes;
+  });
+  uint64_t Whole = P.totalCount();
+  size_t BytesWidth = 5, ObjectsWidth = 7;
+  for (const auto &[Name, T] : Sorted) {
+    BytesWidth = std::max(BytesWidth, fmt::format("{}", T.Bytes).size());
+    if (T.Objects)
+      ObjectsWidth = std::max(ObjectsWidth, fmt::format("{}", *T.Objects).size());
+  }
+  std::string Out = "Allocated types:\n";
+  Out += fmt::format("  {:>7}  {:>{}}  {:>{}}  type\n", "bytes%", "bytes", BytesWidth,
+                     "objects", ObjectsWidth);
+  for (const auto &[Name, T] : Sorted)
+    Out += fmt::format("  {:>7}  {:>{}}  {:>{}}  {}\n", percent(T.Bytes, Whole), T.Bytes,
+                       BytesWidth, T.Objects ? fmt::format("{}", *T.Objects) : "?",
+                       ObjectsWidth, displayName(Name, 0));
+  return Out;
+}
 
 std::string renderReport(const Profile &P, const ReportOptions &Options) {
   std::string Out;

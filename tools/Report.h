@@ -26,7 +26,8 @@ struct FrameCost {
 };
 
 /// Self and total for every frame that appears in some sample, in frame
-/// index order.
+/// index order. In an allocation profile self goes to the frame above the
+/// "alloc TYPE" leaf: the code that allocated.
 std::vector<FrameCost> computeFrameCosts(const Profile &P);
 
 enum class ReportOrder { BySelf, ByTotal };
@@ -41,6 +42,11 @@ struct ReportOptions {
   /// Ruby split, computed before any folding of frames).
   std::string Preamble;
 };
+
+/// Allocation profiles: the bytes and objects of each allocated type (the
+/// "alloc TYPE" leaves), largest first; printed where a CPU profile's report
+/// prints its GC / runtime / Ruby split.
+std::string renderAllocTypes(const Profile &P);
 
 /// The whole report as text: header, table, and a note when rows were cut.
 std::string renderReport(const Profile &P, const ReportOptions &Options);

@@ -32,8 +32,9 @@ int runReportCommand(const std::vector<std::string> &Args) {
 
   // Selection first: the split and the table describe the same samples.
   Profile P = applySelection("report", readProfileArg(ProfilePath), A);
-  // The split is of the whole stacks, whatever the table shows.
-  Options.Preamble = renderKindSplit(P);
+  // The split is of the whole stacks, whatever the table shows; an
+  // allocation profile's leaves are its types instead.
+  Options.Preamble = P.Kind == ProfileKind::Alloc ? renderAllocTypes(P) : renderKindSplit(P);
   // --all-frames (the default) undoes an earlier --fold-runtime.
   if (A.givenAfter("--fold-runtime", "--all-frames"))
     P = foldRuntimeFrames(P);

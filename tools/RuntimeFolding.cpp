@@ -77,6 +77,10 @@ Profile foldRuntimeFrames(const Profile &P) {
       *Into.WeightNs += *S.WeightNs;
     else
       Into.WeightNs.reset();
+    if (Into.Objects && S.Objects)
+      *Into.Objects += *S.Objects;
+    else
+      Into.Objects.reset();
   }
   return Out;
 }

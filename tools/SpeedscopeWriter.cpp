@@ -11,7 +11,8 @@ namespace spinelprof {
 
 std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
   using Json = nlohmann::ordered_json;
-  bool Weighted = hasWeights(P);
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  bool Weighted = !Alloc && hasWeights(P);
   Json Root;
   Root["$schema"] = "https://www.speedscope.app/file-format-schema.json";
   Json Frames = Json::array();
@@ -58,7 +59,7 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
                        : Names[Tid].empty() ? fmt::format("thread {}", Tid)
                                             : fmt::format("{} ({})", Names[Tid], Tid);
     Prof["name"] = Name;
-    Prof["unit"] = Weighted ? "nanoseconds" : "none";
+    Prof["unit"] = Alloc ? "bytes" : Weighted ? "nanoseconds" : "none";
     Prof["startValue"] = 0;
     Prof["endValue"] = End;
     Prof["samples"] = std::move(Samples);

@@ -135,6 +135,7 @@ public:
     readOptional(Root, "sample_count", "", M.SampleCount, &SprofValidator::unsignedInteger);
     readOptional(Root, "dropped", "", M.Dropped, &SprofValidator::unsignedInteger);
     readOptional(Root, "truncated", "", M.Truncated, &SprofValidator::unsignedInteger);
+    readOptional(Root, "alloc_rate", "", M.AllocRate, &SprofValidator::unsignedInteger);
     if (const Json *Folded = optional(Root, "folded")) {
       object(*Folded, "folded");
       readOptional(*Folded, "path", "folded.", M.FoldedPath, &SprofValidator::string);
@@ -191,7 +192,22 @@ public:
     }
   }
 
-  void readSamples(const Json &Root, size_t FrameCount, std::vector<Sample> &Samples) const {
+  ProfileKind readKind(const Json &Root) const {
+    const Json *V = optional(Root, "profile");
+    if (!V)
+      return ProfileKind::Cpu;
+    std::string Kind = string(*V, "profile");
+    if (Kind == "cpu")
+      return ProfileKind::Cpu;
+    if (Kind == "alloc")
+      return ProfileKind::Alloc;
+    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)", Kind));
+  }
+
+  /// Allocation profiles: "bytes" is the value every command shows, the
+  /// optional "count" the objects.
+  void readSamples(const Json &Root, size_t FrameCount, ProfileKind Kind,
+                   std::vector<Sample> &Samples) const {
     const Json &List = array(require(Root, "samples", ""), "samples");
     for (size_t I = 0; I < List.size(); ++I) {
       std::string Prefix = fmt::format("samples[{}]", I);
@@ -207,7 +223,12 @@ public:
                                 Index, FrameCount));
         S.Stack.push_back(static_cast<uint32_t>(Index));
       }
-      S.Count = unsignedInteger(require(Entry, "count", Prefix), Prefix + "count");
+      if (Kind == ProfileKind::Alloc) {
+        S.Count = unsignedInteger(require(Entry, "bytes", Prefix), Prefix + "bytes");
+        readOptional(Entry, "count", Prefix, S.Objects, &SprofValidator::unsignedInteger);
+      } else {
+        S.Count = unsignedInteger(require(Entry, "count", Prefix), Prefix + "count");
+      }
       if (const Json *V = optional(Entry, "thread"))
         S.Thread = integer(*V, Prefix + "thread");
       readOptional(Entry, "weight_ns", Prefix, S.WeightNs, &SprofValidator::unsignedInteger);
@@ -246,10 +267,11 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
   Profile Result;
   Result.SourcePath = Path;
   Result.SelfDescribing = true;
+  Result.Kind = V.readKind(Root);
   V.readMetadata(Root, Result.Metadata);
   V.readFrames(Root, Result.Frames);
   V.readThreads(Root, Result.Threads);
-  V.readSamples(Root, Result.Frames.size(), Result.Samples);
+  V.readSamples(Root, Result.Frames.size(), Result.Kind, Result.Samples);
   return Result;
 }
 

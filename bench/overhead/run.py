@@ -20,7 +20,11 @@ pipeline instead of before it), le (local-exec instead of initial-exec
 TLS), relaxed (depth stores volatile but not release-ordered), finstr-ai
 (-finstrument-functions-after-inlining).
 With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
-too (plain vs spinel-prof cc). Nothing here is a pass/fail test.
+too (plain vs spinel-prof cc). The alloc part compares, on allocating
+programs, the CPU-profiling build with the same binary also sampling
+allocations (SPINEL_PROFILE_ALLOC=1, default rate), and a build without
+allocation marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a
+pass/fail test.
 """
 import argparse
 import math
@@ -58,6 +62,9 @@ SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
                      'bm_spectral_norm', 'bm_huffman', 'bm_fasta', 'bm_nbody',
                      'bm_str_concat', 'bm_gcbench', 'bm_splay', 'bm_matmul']
+
+# The allocation-heavy programs of the alloc part.
+ALLOC_PROGRAMS = ['binary_trees', 'json']
 
 # -gdwarf-4: valgrind 3.22 cannot read clang 19's DWARF 5 line tables.
 CFLAGS = ['-O2', '-gline-tables-only', '-gdwarf-4', '-w']
@@ -451,6 +458,52 @@ class Bench:
         self.args.rounds = saved
         self.print_targets(progs, ratios)
 
+    def alloc(self):
+        """CPU profiling (1 kHz) against CPU profiling plus allocation
+        sampling at the default rate, same binary, interleaved; and what the
+        allocation marks cost with allocation sampling off (against a build
+        without them)."""
+        only = self.args.only.split(',') if self.args.only else None
+        progs = [p for p in ALLOC_PROGRAMS if not only or p in only]
+        os.makedirs(self.path('bin'), exist_ok=True)
+        for prog in progs:
+            src = os.path.join(PROGRAMS_DIR, prog + '.c')
+            # Names of their own: the programs part builds <prog>.prof.
+            for name, extra in (('marks', {}), ('nomarks', {'SPINEL_PROFILE_ALLOC_SITES': '0'})):
+                run_cmd([self.tool, 'cc'] + CFLAGS + self.inc + [src, '-lm', '-o',
+                                                                 self.path('bin', '%s.%s' % (prog, name))],
+                        dict(self.base_env, **extra))
+        cpu_env = self.run_env('on')
+        alloc_env = dict(cpu_env, SPINEL_PROFILE_ALLOC='1')
+        variants = [('nomarks', 'nomarks', cpu_env), ('cpu', 'marks', cpu_env),
+                    ('cpu+alloc', 'marks', alloc_env)]
+        results = {(p, v[0]): [] for p in progs for v in variants}
+        for rnd in range(self.args.rounds):
+            for prog in progs:
+                arg = PROGRAMS[prog][1 if self.args.quick else 0]
+                order = variants[rnd % 3:] + variants[:rnd % 3]
+                outputs = set()
+                for name, build, env in order:
+                    w, c, _, out = timed_rusage([self.path('bin', '%s.%s' % (prog, build)), arg],
+                                                env=env, cwd=self.path('run'))
+                    results[(prog, name)].append((w, c))
+                    outputs.add(out)
+                if len(outputs) != 1:
+                    raise SystemExit('%s printed different output with allocation profiling' % prog)
+        print('\n## Allocation profiling (SPINEL_PROFILE_ALLOC=1, default rate 524288 B)\n')
+        print('Median of %d interleaved runs, CPU s (wall in brackets); all variants sample CPU at %d Hz.'
+              % (self.args.rounds, self.args.hz))
+        print('| program | cpu CPU s | marks: cpu / nomarks | cpu+alloc / cpu | target <= 1.05 |')
+        print('|---|---|---|---|---|')
+        for prog in progs:
+            m = {v[0]: (median([r[0] for r in results[(prog, v[0])]]),
+                        median([r[1] for r in results[(prog, v[0])]])) for v in variants}
+            marks = m['cpu'][1] / m['nomarks'][1]
+            alloc = m['cpu+alloc'][1] / m['cpu'][1]
+            print('| %s | %.3f | %.3f (%.3f) | %.3f (%.3f) | %s |' % (
+                prog, m['cpu'][1], marks, m['cpu'][0] / m['nomarks'][0], alloc,
+                m['cpu+alloc'][0] / m['cpu'][0], 'ok' if alloc <= 1.05 else 'MISSED'))
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -465,7 +518,7 @@ def main():
     ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
     ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
     ap.add_argument('--only', help='comma-separated programs')
-    ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel')
+    ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
     args = ap.parse_args()
     if args.rounds is None:
         args.rounds = 2 if args.quick else 7
@@ -495,6 +548,8 @@ def main():
         b.compile_time()
     if 'spinel' not in skip:
         b.spinel()
+    if 'alloc' not in skip:
+        b.alloc()
     print('\n(took %.0f s)' % (time.time() - started))
 
 

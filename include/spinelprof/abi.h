@@ -6,7 +6,9 @@
  * descriptors). The plugin mirrors these names and numbers as constants; the
  * lit test test/Instrumentation/abi-contract.test checks that both agree.
  *
- * Usable from C and C++. Bump SPINELPROF_ABI_VERSION on any layout change.
+ * Usable from C and C++. Bump SPINELPROF_ABI_VERSION on any layout change
+ * (new symbols and flag bits, which old descriptors stay valid under, are
+ * not one).
  *===----------------------------------------------------------------------===*/
 #ifndef SPINELPROF_ABI_H
 #define SPINELPROF_ABI_H
@@ -35,12 +37,31 @@
  * context-switch wrappers store it. */
 #define SPINELPROF_STACK_OFFSET_SYMBOL "__spinelprof_stack_offset"
 
+/* The thread-local allocation countdown (int64_t, initial-exec TLS, zero
+ * initialised): bytes left before the thread's next allocation sample.
+ * Instrumented code does, before each call to an allocator it marks:
+ *   c = countdown - size;  countdown = c;
+ *   if (c < 0) SPINELPROF_ALLOC_SAMPLE_SYMBOL(size, &type_descriptor);
+ * The runtime's function draws the next countdown (INT64_MAX while
+ * allocation profiling is off, so the branch is then never taken again). */
+#define SPINELPROF_ALLOC_COUNTDOWN_SYMBOL "__spinelprof_alloc_countdown"
+
+/* void (uint64_t size, const struct spinelprof_frame_descriptor *type):
+ * called on the allocating thread when its countdown goes below zero. The
+ * type descriptor is a synthetic frame "alloc Foo" (kind synthetic, flag
+ * SPINELPROF_FLAG_ALLOC) emitted by the plugin, one per type and module,
+ * outside SPINELPROF_DESCRIPTOR_SECTION (it is no function). */
+#define SPINELPROF_ALLOC_SAMPLE_SYMBOL "__spinelprof_alloc_sample"
+
 /* Bits of spinelprof_frame_descriptor::flags. */
 /* The frame stands for a blocking call (a synthetic "[blocked read]" or
  * "[sleep]" frame pushed by the runtime around it): while it is on top the
  * thread's shadow stack does not change, so the sampler reads it from
  * outside instead of signalling the thread. */
 #define SPINELPROF_FLAG_BLOCKING 0x1u
+/* The frame names an allocated type ("alloc Foo"): the leaf of every stack
+ * of an allocation profile. */
+#define SPINELPROF_FLAG_ALLOC 0x2u
 
 /* What a frame is. Stored in spinelprof_frame_descriptor::kind. */
 enum spinelprof_frame_kind {
@@ -58,7 +79,8 @@ struct spinelprof_frame_descriptor {
   uint32_t abi_version;   /* SPINELPROF_ABI_VERSION */
   uint32_t kind;          /* enum spinelprof_frame_kind */
   uint32_t line;          /* source line of the definition, 0 if unknown */
-  uint32_t flags;         /* SPINELPROF_FLAG_*; 0 in plugin descriptors */
+  uint32_t flags;         /* SPINELPROF_FLAG_*; 0 in plugin descriptors
+                             of functions */
   const char *name;       /* display name: "Geo::Vec#zero?" */
   const char *c_name;     /* C symbol: "sp_Geo_Vec_zero_p" */
   const char *file;       /* source file: "app.rb", "app.c", "" */
@@ -96,6 +118,11 @@ extern __thread struct spinelprof_shadow_stack __spinelprof_stack
 /* See SPINELPROF_STACK_OFFSET_SYMBOL. */
 extern __thread intptr_t __spinelprof_stack_offset
     __attribute__((tls_model("initial-exec")));
+/* See SPINELPROF_ALLOC_COUNTDOWN_SYMBOL and SPINELPROF_ALLOC_SAMPLE_SYMBOL. */
+extern __thread int64_t __spinelprof_alloc_countdown
+    __attribute__((tls_model("initial-exec")));
+void __spinelprof_alloc_sample(uint64_t size,
+                               const struct spinelprof_frame_descriptor *type);
 #ifdef __cplusplus
 }
 #endif

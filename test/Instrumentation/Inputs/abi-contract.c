@@ -2,16 +2,32 @@
  * top frame inside an instrumented function is that function's descriptor,
  * with the right fields; the depth comes back after a return and after a
  * longjmp; the descriptors are found between __start_/__stop_ of the
- * section. Defines the shadow stack itself so it links without the runtime.
+ * section; a marked allocation counts its size down in the allocation
+ * countdown and calls the sample function with an "alloc TYPE" descriptor
+ * when it goes below zero. Defines the shadow stack, the countdown and the
+ * sample function itself so it links without the runtime.
  * Prints "abi-contract: ok" or the first mismatch. */
 #include "spinelprof/abi.h"
 
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 __thread struct spinelprof_shadow_stack __spinelprof_stack;
 __thread intptr_t __spinelprof_stack_offset;
+__thread int64_t __spinelprof_alloc_countdown;
+
+static int alloc_samples;
+static uint64_t alloc_size;
+static const struct spinelprof_frame_descriptor *alloc_type;
+void __spinelprof_alloc_sample(uint64_t size,
+                               const struct spinelprof_frame_descriptor *type) {
+  ++alloc_samples;
+  alloc_size = size;
+  alloc_type = type;
+  __spinelprof_alloc_countdown = 1000;
+}
 
 extern const struct spinelprof_frame_descriptor
     __start_spinelprof_frames[] __attribute__((weak, visibility("hidden")));
@@ -59,6 +75,17 @@ __attribute__((noinline)) static void sp_raise_deep(int n) {
     longjmp(handler, 1);
   sp_raise_deep(n - 1);
   sink = n;
+}
+
+typedef struct sp_Foo {
+  long iv_a, iv_b, iv_c;
+} sp_Foo;
+static void *volatile kept;
+__attribute__((noinline)) static sp_Foo *sp_Foo_new(void) {
+  return (sp_Foo *)malloc(sizeof(sp_Foo));
+}
+__attribute__((noinline)) static void *sp_table(size_t n) {
+  return calloc(n, 8);
 }
 
 static int walk_finds(const char *c_name) {
@@ -116,6 +143,32 @@ int main(void) {
        d < __stop_spinelprof_frames; ++d)
     if (!strcmp(d->c_name, "sp_gc_mark"))
       EXPECT(d->kind == SPINELPROF_KIND_GC && !strcmp(d->name, "sp_gc_mark"));
+
+  /* Allocations: 24 bytes each, from a countdown of 50. */
+  __spinelprof_alloc_countdown = 50;
+  kept = sp_Foo_new();
+  free(kept);
+  EXPECT(__spinelprof_alloc_countdown == 26 && alloc_samples == 0);
+  kept = sp_Foo_new();
+  free(kept);
+  EXPECT(__spinelprof_alloc_countdown == 2 && alloc_samples == 0);
+  kept = sp_Foo_new();
+  free(kept);
+  EXPECT(alloc_samples == 1 && alloc_size == 24);
+  EXPECT(__spinelprof_alloc_countdown == 1000);
+  EXPECT(alloc_type && alloc_type->abi_version == SPINELPROF_ABI_VERSION);
+  EXPECT(alloc_type && alloc_type->kind == SPINELPROF_KIND_SYNTHETIC);
+  EXPECT(alloc_type && alloc_type->flags == SPINELPROF_FLAG_ALLOC);
+  EXPECT(alloc_type && !strcmp(alloc_type->name, "alloc Foo"));
+  EXPECT(alloc_type && !strcmp(alloc_type->c_name, "") &&
+         !strcmp(alloc_type->file, "") && alloc_type->line == 0);
+  __spinelprof_alloc_countdown = 100;
+  kept = sp_table(13); /* calloc(13, 8): 104 bytes */
+  free(kept);
+  EXPECT(alloc_samples == 2 && alloc_size == 104);
+  EXPECT(alloc_type && !strcmp(alloc_type->name, "alloc [calloc]"));
+  /* The type descriptors are no functions: not in the section. */
+  EXPECT(!walk_finds(""));
 
   if (!failures)
     printf("abi-contract: ok\n");

@@ -80,6 +80,8 @@ def main():
         fail("<title> %r is not the escaped title %r" % (title, d["title"]))
     print("title:", title)
     print("mode:", d["mode"], "icicle:", d["icicle"])
+    if "unit" in d:
+        print("unit:", d["unit"])
     fr = d["frames"]
     print("frames:")
     for i, name in enumerate(fr["name"]):

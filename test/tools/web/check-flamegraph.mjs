@@ -65,6 +65,7 @@ try {
   if (errors.length) fail(errors.join("\n"));
 
   const status = () => page.textContent("#status");
+  console.log(`status: ${await status()}`);
   const clickFrame = async (name) => {
     const box = await page.evaluate((n) => window.spinelprof.boxOf(n), name);
     if (!box) fail(`no box named ${name} is drawn`);

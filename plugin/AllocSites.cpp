@@ -1,0 +1,303 @@
+//===- AllocSites.cpp - Marks allocation call sites for sampling ----------===//
+//
+// Before each marked call:
+//
+//   %c    = load threadlocal.address(@__spinelprof_alloc_countdown)
+//   %left = sub %c, %size
+//   store %left, threadlocal.address(@__spinelprof_alloc_countdown)
+//   br (%left < 0), sample, call          ; weighted unlikely
+// sample:
+//   call @__spinelprof_alloc_sample(%size, @"alloc Foo" descriptor)  ; cold
+//
+// Four instructions and a rarely taken branch on the hot path; the runtime
+// keeps the countdown at INT64_MAX while allocation profiling is off.
+//
+//===----------------------------------------------------------------------===//
+#include "AllocSites.h"
+
+#include "SpinelNames.h"
+
+#include "spinelprof/abi.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <cstddef>
+#include <cstdlib>
+
+using namespace llvm;
+using namespace spinelprof;
+
+// Mirrored from include/spinelprof/abi.h.
+static const char CountdownSymbol[] = SPINELPROF_ALLOC_COUNTDOWN_SYMBOL;
+static const char SampleSymbol[] = SPINELPROF_ALLOC_SAMPLE_SYMBOL;
+// The descriptor as {i32 x 4, ptr x 3}; SpinelProfPass.cpp checks every
+// offset, this the two facts the layout below relies on.
+static_assert(offsetof(spinelprof_frame_descriptor, name) ==
+              4 * sizeof(uint32_t));
+static_assert(sizeof(spinelprof_frame_descriptor) ==
+              4 * sizeof(uint32_t) + 3 * sizeof(void *));
+
+/// Metadata on a marked call, so a second run leaves it alone.
+static const char MarkedKind[] = "spinelprof.alloc";
+
+static cl::opt<std::string> ClAllocSites(
+    "spinelprof-alloc-sites",
+    cl::desc("0: do not mark allocation sites for allocation profiling "
+             "(default 1); also SPINEL_PROFILE_ALLOC_SITES"));
+
+namespace {
+
+/// The allocators whose calls are marked, and how each gives its size.
+enum class Allocator {
+  None,
+  GC,      ///< sp_gc_alloc(size, finalizer, scan), sp_gc_alloc_nogc
+  String,  ///< sp_str_alloc(size), sp_str_alloc_raw(size)
+  Malloc,  ///< malloc(size)
+  Calloc,  ///< calloc(n, size)
+  Realloc, ///< realloc(p, size): the new size counts
+};
+
+Allocator allocatorByName(StringRef Name) {
+  return StringSwitch<Allocator>(Name)
+      .Case("sp_gc_alloc", Allocator::GC)
+      .Case("sp_gc_alloc_nogc", Allocator::GC)
+      .Case("sp_str_alloc", Allocator::String)
+      .Case("sp_str_alloc_raw", Allocator::String)
+      .Case("malloc", Allocator::Malloc)
+      .Case("calloc", Allocator::Calloc)
+      .Case("realloc", Allocator::Realloc)
+      .Default(Allocator::None);
+}
+
+/// The argument positions that multiply to the size.
+SmallVector<unsigned, 2> sizeArguments(Allocator A) {
+  switch (A) {
+  case Allocator::Calloc: return {0, 1};
+  case Allocator::Realloc: return {1};
+  case Allocator::None: return {};
+  default: return {0};
+  }
+}
+
+/// F as an allocator: by name, and only when its size parameters are
+/// integers (a runtime whose sp_str_alloc takes a C string is not an
+/// allocator by this rule; the allocator it calls is).
+Allocator allocatorKind(const Function &F) {
+  Allocator A = allocatorByName(F.getName());
+  for (unsigned Arg : sizeArguments(A))
+    if (Arg >= F.arg_size() || !F.getArg(Arg)->getType()->isIntegerTy())
+      return Allocator::None;
+  return A;
+}
+
+bool wantsAllocSites() {
+  const char *Value = nullptr;
+  if (ClAllocSites.getNumOccurrences())
+    Value = ClAllocSites.c_str();
+  else
+    Value = std::getenv("SPINEL_PROFILE_ALLOC_SITES");
+  return !Value || StringRef(Value) != "0";
+}
+
+/// Marks one module's allocation sites.
+class AllocSiteMarker {
+public:
+  explicit AllocSiteMarker(Module &M);
+  bool run();
+
+private:
+  void mark(CallBase &Call, Allocator A, Function &Caller);
+  std::string typeName(CallBase &Call, Allocator A, Function &Caller) const;
+  Constant *typeDescriptor(StringRef Type);
+  Constant *getString(StringRef S);
+  GlobalVariable *countdown();
+
+  Module &M;
+  LLVMContext &Ctx;
+  Type *Int32Ty;
+  Type *Int64Ty;
+  PointerType *PtrTy;
+  StructType *DescriptorTy;
+  GlobalVariable *Countdown = nullptr;
+  FunctionCallee SampleFn;
+  StringMap<GlobalVariable *> Strings;
+};
+
+AllocSiteMarker::AllocSiteMarker(Module &M) : M(M), Ctx(M.getContext()) {
+  Int32Ty = Type::getInt32Ty(Ctx);
+  Int64Ty = Type::getInt64Ty(Ctx);
+  PtrTy = PointerType::getUnqual(Ctx);
+  DescriptorTy = StructType::get(
+      Ctx, {Int32Ty, Int32Ty, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy});
+}
+
+bool AllocSiteMarker::run() {
+  SmallVector<std::tuple<CallBase *, Allocator, Function *>, 32> Sites;
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.getName().starts_with("__spinelprof") ||
+        F.hasFnAttribute(Attribute::Naked))
+      continue;
+    // Inside an allocator or the GC an allocation is part of an outer one
+    // (sp_gc_alloc's calloc) or the collector's own bookkeeping.
+    if (allocatorKind(F) != Allocator::None || isGCFunctionName(F.getName()))
+      continue;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        if (!Call || Call->getMetadata(MarkedKind))
+          continue;
+        auto *Callee = dyn_cast<Function>(
+            Call->getCalledOperand()->stripPointerCasts());
+        if (!Callee)
+          continue;
+        Allocator A = allocatorKind(*Callee);
+        if (A == Allocator::None ||
+            Call->arg_size() < Callee->arg_size())
+          continue;
+        Sites.emplace_back(Call, A, &F);
+      }
+  }
+  for (auto &[Call, A, Caller] : Sites)
+    mark(*Call, A, *Caller);
+  return !Sites.empty();
+}
+
+GlobalVariable *AllocSiteMarker::countdown() {
+  if (Countdown)
+    return Countdown;
+  if (auto *GV = M.getGlobalVariable(CountdownSymbol))
+    return Countdown = GV;
+  Countdown = new GlobalVariable(M, Int64Ty, /*isConstant=*/false,
+                                 GlobalValue::ExternalLinkage, nullptr,
+                                 CountdownSymbol, nullptr,
+                                 GlobalValue::InitialExecTLSModel);
+  Countdown->setAlignment(Align(8));
+  return Countdown;
+}
+
+Constant *AllocSiteMarker::getString(StringRef S) {
+  GlobalVariable *&GV = Strings[S];
+  if (!GV) {
+    Constant *Data = ConstantDataArray::getString(Ctx, S, /*AddNull=*/true);
+    GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
+                            GlobalValue::PrivateLinkage, Data,
+                            "__spinelprof_str");
+    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    GV->setAlignment(Align(1));
+  }
+  return GV;
+}
+
+Constant *AllocSiteMarker::typeDescriptor(StringRef Type) {
+  std::string Name = ("__spinelprof_alloc_type." + Type).str();
+  if (auto *GV = M.getGlobalVariable(Name, /*AllowInternal=*/true))
+    return GV;
+  Constant *Empty = getString("");
+  Constant *Fields[] = {
+      ConstantInt::get(Int32Ty, SPINELPROF_ABI_VERSION),
+      ConstantInt::get(Int32Ty, SPINELPROF_KIND_SYNTHETIC),
+      ConstantInt::get(Int32Ty, 0),
+      ConstantInt::get(Int32Ty, SPINELPROF_FLAG_ALLOC),
+      getString(("alloc " + Type).str()),
+      Empty,
+      Empty,
+  };
+  // Not in the descriptor section: it stands for no function.
+  auto *GV = new GlobalVariable(M, DescriptorTy, /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage,
+                                ConstantStruct::get(DescriptorTy, Fields),
+                                Name);
+  GV->setAlignment(Align(8));
+  return GV;
+}
+
+std::string AllocSiteMarker::typeName(CallBase &Call, Allocator A,
+                                      Function &Caller) const {
+  if (A == Allocator::String)
+    return "String";
+  if (std::string Class = constructorClass(Caller.getName()); !Class.empty())
+    return Class;
+  switch (A) {
+  case Allocator::GC:
+    if (Call.arg_size() >= 3)
+      if (auto *Scan = dyn_cast<Function>(
+              Call.getArgOperand(2)->stripPointerCasts()))
+        if (std::string Class = scanCallbackClass(Scan->getName());
+            !Class.empty())
+          return Class;
+    return "[object]";
+  case Allocator::Malloc: return "[malloc]";
+  case Allocator::Calloc: return "[calloc]";
+  case Allocator::Realloc: return "[realloc]";
+  default: return "[object]";
+  }
+}
+
+void AllocSiteMarker::mark(CallBase &Call, Allocator A, Function &Caller) {
+  IRBuilder<> B(&Call);
+  Value *Size = nullptr;
+  for (unsigned Arg : sizeArguments(A)) {
+    Value *V = B.CreateZExtOrTrunc(Call.getArgOperand(Arg), Int64Ty,
+                                   "spinelprof.alloc.arg");
+    Size = Size ? B.CreateMul(Size, V, "spinelprof.alloc.size") : V;
+  }
+  Value *Addr = B.CreateThreadLocalAddress(countdown());
+  Value *Left = B.CreateSub(
+      B.CreateAlignedLoad(Int64Ty, Addr, Align(8), "spinelprof.countdown"),
+      Size, "spinelprof.left");
+  B.CreateAlignedStore(Left, Addr, Align(8));
+  Value *Hit = B.CreateICmpSLT(Left, ConstantInt::get(Int64Ty, 0),
+                               "spinelprof.sample");
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Hit, Call.getIterator(), /*Unreachable=*/false,
+      MDBuilder(Ctx).createBranchWeights(1, 100000));
+  if (!SampleFn) {
+    SampleFn = M.getOrInsertFunction(
+        SampleSymbol, FunctionType::get(Type::getVoidTy(Ctx),
+                                        {Int64Ty, PtrTy}, false));
+    if (auto *F = dyn_cast<Function>(SampleFn.getCallee())) {
+      F->addFnAttr(Attribute::Cold);
+      F->addFnAttr(Attribute::NoUnwind);
+    }
+  }
+  IRBuilder<> TB(Then);
+  TB.SetCurrentDebugLocation(Call.getDebugLoc());
+  CallInst *Sample =
+      TB.CreateCall(SampleFn, {Size, typeDescriptor(typeName(Call, A, Caller))});
+  Sample->addFnAttr(Attribute::Cold);
+  Call.setMetadata(MarkedKind, MDNode::get(Ctx, {}));
+}
+
+} // namespace
+
+std::string spinelprof::constructorClass(StringRef CName) {
+  if (!CName.starts_with("sp_") || !CName.ends_with("_new"))
+    return "";
+  std::string Ruby = rubyMethodName(CName);
+  StringRef R(Ruby);
+  if (!R.consume_back(".new") || R.empty())
+    return "";
+  return R.str();
+}
+
+std::string spinelprof::scanCallbackClass(StringRef CName) {
+  StringRef Class = CName;
+  if (!Class.consume_back("_gc_scan") || !Class.starts_with("sp_"))
+    return "";
+  return constructorClass((Class + "_new").str());
+}
+
+PreservedAnalyses AllocSitesPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!wantsAllocSites())
+    return PreservedAnalyses::all();
+  return AllocSiteMarker(M).run() ? PreservedAnalyses::none()
+                                  : PreservedAnalyses::all();
+}
