@@ -17,8 +17,12 @@ the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
 --levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
 the program's `inline` methods either), late (the pass after the -O2
 pipeline instead of before it), le (local-exec instead of initial-exec
-TLS), relaxed (depth stores volatile but not release-ordered), finstr-ai
+TLS), volatile (the previous push/pop: volatile stores, the depth store
+a release atomic, no reader asm), finstr-ai
 (-finstrument-functions-after-inlining).
+--baseline DIR adds base: spinel-prof cc of another spinelprof build
+(DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
+change of the plugin side by side.
 With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
 too (plain vs spinel-prof cc). Nothing here is a pass/fail test.
 """
@@ -52,7 +56,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'relaxed', 'finstr-ai']
+LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'volatile', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -130,6 +134,10 @@ class Bench:
         self.work = os.path.abspath(args.work)
         os.makedirs(os.path.join(self.work, 'run'), exist_ok=True)
         self.inc = ['-I' + os.path.join(SRC_ROOT, 'examples'), '-I' + PROGRAMS_DIR]
+        self.baseline_tool = (os.path.join(os.path.abspath(args.baseline), 'bin', 'spinel-prof')
+                              if args.baseline else None)
+        if self.baseline_tool and not os.path.exists(self.baseline_tool):
+            raise SystemExit('missing %s: build the baseline first' % self.baseline_tool)
         self.base_env = {k: v for k, v in os.environ.items()
                          if not k.startswith('SPINEL_PROFILE')}
 
@@ -154,6 +162,8 @@ class Bench:
             if variant != 'prof':
                 env['SPINEL_PROFILE_FRAMES'] = variant
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
+        elif variant == 'base':
+            cmd = [self.baseline_tool, 'cc'] + common + [src, '-lm', '-o', out]
         elif variant in ('finstr', 'finstr-ai'):
             flag = ('-finstrument-functions' if variant == 'finstr'
                     else '-finstrument-functions-after-inlining')
@@ -163,17 +173,23 @@ class Bench:
         elif variant == 'late':
             env['SPINEL_PROFILE_STAGE'] = 'late'
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
-        elif variant == 'relaxed':
-            # The pass alone on unoptimized IR, its depth stores made plain
-            # volatile (no release ordering), then the -O2 pipeline.
+        elif variant == 'volatile':
+            # The pass alone on unoptimized IR, its push and pop rewritten to
+            # the previous design (volatile slot store, volatile release
+            # depth store, no reader asm), then the -O2 pipeline.
             ll = out + '.ll'
             run_cmd([self.clang] + common + ['-S', '-emit-llvm', '-Xclang',
                                               '-disable-llvm-passes', src, '-o', ll], env)
             run_cmd([self.opt, '-load-pass-plugin', self.plugin, '-passes=spinelprof',
                      '-S', ll, '-o', out + '.inst.ll'], env)
             text = open(out + '.inst.ll').read()
-            text = re.sub(r'store atomic volatile (i32 [^,]+, ptr [^ ]+) syncscope\("singlethread"\) release',
-                          r'store volatile \1', text)
+            text, slots = re.subn(r'store (ptr @__spinelprof_desc\.[^,]+, ptr %spinelprof\.slot), align 8((?:, !dbg !\d+)?), !tbaa !\d+',
+                                  r'store volatile \1, align 8\2', text)
+            text, depths = re.subn(r'store (i32 %spinelprof\.(?:next|depth), ptr %spinelprof\.stack), align 4((?:, !dbg !\d+)?), !tbaa !\d+',
+                                   r'store atomic volatile \1 syncscope("singlethread") release, align 4\2', text)
+            text, readers = re.subn(r'\n *call void asm sideeffect "", "r"\(ptr %spinelprof\.stack\)[^\n]*', '', text)
+            if not slots or readers != slots + depths:
+                raise SystemExit('volatile variant: unexpected IR in %s.inst.ll' % out)
             open(out + '.inst.ll', 'w').write(text)
             cmd = [self.clang, '-O2', '-w', out + '.inst.ll', self.rtlib, '-lm', '-o', out]
         elif variant == 'le':
@@ -463,8 +479,11 @@ def main():
     ap.add_argument('--rounds', type=int, help='interleaved rounds (default 7, --quick 2)')
     ap.add_argument('--hz', type=int, default=1000, help='sampling rate of the "on" variant')
     ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
+    ap.add_argument('--baseline', metavar='DIR',
+                    help='also the variant base: spinel-prof cc of the spinelprof build in DIR')
     ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
     ap.add_argument('--only', help='comma-separated programs')
+    ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built)')
     ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel')
     args = ap.parse_args()
     if args.rounds is None:
@@ -472,7 +491,10 @@ def main():
     b = Bench(args)
     skip = set(filter(None, args.skip.split(',')))
     progs = args.only.split(',') if args.only else list(PROGRAMS)
-    variants = BASE_VARIANTS + (LEVER_VARIANTS if args.levers else [])
+    variants = (BASE_VARIANTS + (['base'] if args.baseline else []) +
+                (LEVER_VARIANTS if args.levers else []))
+    if args.variants:
+        variants = ['plain'] + [v for v in args.variants.split(',') if v != 'plain']
     started = time.time()
     print('# spinelprof overhead (%s, clang %s, %s mode, %d rounds)' % (
         time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), b.clang,
@@ -482,7 +504,8 @@ def main():
         results = b.run_programs(progs, variants)
         ratios = b.print_table('Programs', progs, variants, results)
         b.print_targets(progs, ratios)
-        b.print_rss_size(progs, results)
+        if 'on' in variants:
+            b.print_rss_size(progs, results)
     if args.callgrind:
         if 'programs' in skip:
             b.build_all(progs, variants)
