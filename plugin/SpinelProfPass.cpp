@@ -7,33 +7,30 @@
 //            %d     = load depth
 //            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
 //                                                          ; is the sink
-//            store @descriptor, frames[%i]
-//            asm sideeffect "" (%stack)       ; "reads" the stack
-//            store %d + 1, depth
-//            asm sideeffect "" (%stack)
-//   exits:   store %d, depth; asm sideeffect "" (%stack)
-//                                             (before ret / resume, or
+//            store volatile @descriptor, frames[%i]
+//            store volatile %d + 1, depth
+//   exits:   store volatile %d, depth          (before ret / resume, or
 //                                              before a musttail call)
-//   after a returns_twice call: the entry's push again
+//   after a returns_twice call: the entry's two stores again
+//
+// Every load and store of the stack carries a TBAA type of its own.
 //
 // Restoring the depth saved at entry, rather than decrementing, heals the
 // frames that a longjmp skipped at the next return.
 //
-// A signal handler reads the stack and nothing in the IR says so. The
-// stores are plain stores carrying a TBAA type of their own, each followed
-// by an empty inline asm that takes the stack's address and is declared to
-// read only memory reachable from it (memory(argmem: read)). To the
-// optimizer that asm is a reader: dead-store elimination keeps a leaf's
-// push (its depth store is read before the pop overwrites it), LICM cannot
-// promote the depth out of a loop, and the slot store cannot move past the
-// depth store (slot written, then depth published, for the handler). But it
-// writes nothing, and the TBAA type tells loads of ints, longs, doubles and
-// pointers apart from the stack's stores, so the program's own values stay
-// in registers across an inlined push and pop. Volatile or atomic stores
-// would not allow that: LLVM treats them as touching all memory
-// (docs/performance.md measures the difference). The asm emits no
-// instruction; at the machine level it is a scheduling barrier, as the
-// release store it replaces was.
+// A signal handler reads the stack and nothing in the IR says so. Volatile
+// stores are never deleted (in a leaf with no calls, dead-store elimination
+// would otherwise delete the push's depth store, which the pop overwrites)
+// and never reordered with each other (the slot is written before the depth
+// publishes it). They are not atomic: LLVM's alias analysis answers "may
+// read and write everything" for any store stronger than unordered, while
+// for a volatile store it asks whether the addresses may alias, and the
+// TBAA type, under clang's root beside int, long, double and pointers, says
+// no. So the program's own fields stay in registers across an inlined push
+// and pop (docs/performance.md measures what that is worth).
+//
+// SelfTailCallPopPass, later in the pipeline, moves the pop before a self
+// tail call (see SpinelProfPass.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +46,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -72,6 +70,10 @@ static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
 static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
+
+// The name of the TBAA type of every access to the shadow stack; it also
+// tells SelfTailCallPopPass which stores are the instrumentation's.
+static const char StackTBAATypeName[] = "spinelprof shadow stack";
 
 //===----------------------------------------------------------------------===//
 // The IR layout of the ABI structs, checked against abi.h at build time.
@@ -248,12 +250,8 @@ private:
   Constant *getString(StringRef S);
   Value *getShadowStack();
   Value *getStackOffset();
-  /// Emits a store to the shadow stack, tagged with its TBAA type.
+  /// Emits a volatile store to the shadow stack, tagged with its TBAA type.
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
-  /// Emits the empty asm that reads the stack at \p StackAddr.
-  void emitStackReader(IRBuilder<> &B, Value *StackAddr);
-  /// Emits the depth store that publishes a push or a pop, and its reader.
-  void storeDepth(IRBuilder<> &B, Value *StackAddr, Value *Depth);
   Type *irType(IRField F) const { return F == IRField::I32 ? Int32Ty : PtrTy; }
 
   Module &M;
@@ -269,8 +267,6 @@ private:
   StructType *ShadowStackTy;
   /// The access tag of every load and store of the shadow stack.
   MDNode *StackTBAA;
-  InlineAsm *StackReader;
-  AttributeList StackReaderAttrs;
 
   Value *StackGlobal = nullptr;
   Value *OffsetGlobal = nullptr;
@@ -304,20 +300,8 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
   MDNode *Char = MDB.createTBAAScalarTypeNode(
       "omnipotent char", MDB.createTBAARoot("Simple C/C++ TBAA"));
   MDNode *StackType =
-      MDB.createTBAAScalarTypeNode("spinelprof shadow stack", Char);
+      MDB.createTBAAScalarTypeNode(StackTBAATypeName, Char);
   StackTBAA = MDB.createTBAAStructTagNode(StackType, StackType, 0);
-  StackReader = InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy},
-                                                 /*isVarArg=*/false),
-                               "", "r", /*hasSideEffects=*/true);
-  // It reads the stack; "writing" memory no IR can reach keeps it from
-  // being deleted as dead while it touches nothing the program has.
-  // willreturn keeps loads after it hoistable out of loops.
-  AttrBuilder Attrs(Ctx);
-  Attrs.addMemoryAttr(MemoryEffects::argMemOnly(ModRefInfo::Ref) |
-                      MemoryEffects::inaccessibleMemOnly(ModRefInfo::Mod));
-  Attrs.addAttribute(Attribute::NoUnwind);
-  Attrs.addAttribute(Attribute::WillReturn);
-  StackReaderAttrs = AttributeList::get(Ctx, AttributeList::FunctionIndex, Attrs);
 }
 
 bool ShadowStackInstrumenter::run() {
@@ -432,20 +416,8 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
 
 void ShadowStackInstrumenter::storeToStack(IRBuilder<> &B, Value *V,
                                            Value *Addr, Align A) {
-  B.CreateAlignedStore(V, Addr, A)->setMetadata(LLVMContext::MD_tbaa,
-                                                StackTBAA);
-}
-
-void ShadowStackInstrumenter::emitStackReader(IRBuilder<> &B,
-                                              Value *StackAddr) {
-  CallInst *Call = B.CreateCall(StackReader, {StackAddr});
-  Call->setAttributes(StackReaderAttrs);
-}
-
-void ShadowStackInstrumenter::storeDepth(IRBuilder<> &B, Value *StackAddr,
-                                         Value *Depth) {
-  storeToStack(B, Depth, StackAddr, Align(4));
-  emitStackReader(B, StackAddr);
+  B.CreateAlignedStore(V, Addr, A, /*isVolatile=*/true)
+      ->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
 }
 
 void ShadowStackInstrumenter::instrument(Function &F) {
@@ -492,8 +464,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
   Value *Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   auto EmitPush = [&](IRBuilder<> &At) {
     storeToStack(At, Desc, Slot, Align(8));
-    emitStackReader(At, StackAddr);
-    storeDepth(At, StackAddr, Next);
+    storeToStack(At, Next, StackAddr, Align(4));
   };
   EmitPush(B);
 
@@ -505,7 +476,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
       if (CallInst *TailCall = Exit->getParent()->getTerminatingMustTailCall())
         Before = TailCall;
     IRBuilder<> ExitB(Before);
-    storeDepth(ExitB, StackAddr, Depth);
+    storeToStack(ExitB, Depth, StackAddr, Align(4));
   }
 
   // A longjmp back into this function returns from setjmp with whatever the
@@ -557,5 +528,123 @@ PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
 
   bool Changed =
       ShadowStackInstrumenter(M, *Policy, Symbols ? &*Symbols : nullptr).run();
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+//===----------------------------------------------------------------------===//
+// Pop before self tail calls
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// True for a store the instrumentation emitted (a push's or a pop's): its
+/// TBAA access type is the shadow stack's.
+bool isStackStore(const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  if (!Store)
+    return false;
+  const MDNode *Tag = Store->getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return false;
+  const auto *Type = dyn_cast<MDNode>(Tag->getOperand(1));
+  const auto *Name =
+      Type && Type->getNumOperands() ? dyn_cast<MDString>(Type->getOperand(0))
+                                     : nullptr;
+  return Name && Name->getString() == StackTBAATypeName;
+}
+
+/// Scans [\p It, terminator) for what may follow a tail call: pops (stack
+/// stores), and instructions that neither touch memory nor have side
+/// effects. Appends the pops to \p Pops; false on anything else.
+bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
+              SmallVectorImpl<StoreInst *> &Pops) {
+  for (; &*It != BB->getTerminator(); ++It) {
+    Instruction &I = *It;
+    if (isStackStore(I)) {
+      Pops.push_back(cast<StoreInst>(&I));
+      continue;
+    }
+    if (isa<DbgInfoIntrinsic>(I))
+      continue;
+    if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects() || isa<PHINode>(I))
+      return false;
+  }
+  return true;
+}
+
+/// Moves the pop before \p Call when the call is a self tail call in the
+/// sense of SelfTailCallPopPass; returns true when it did.
+bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
+  BasicBlock *BB = Call.getParent();
+  SmallVector<StoreInst *, 2> Pops;
+  if (!scanTail(std::next(Call.getIterator()), BB, Pops))
+    return false;
+  Instruction *Term = BB->getTerminator();
+  BasicBlock *RetBlock = nullptr;
+  if (!isa<ReturnInst>(Term)) {
+    auto *Br = dyn_cast<BranchInst>(Term);
+    if (!Br || Br->isConditional())
+      return false;
+    RetBlock = Br->getSuccessor(0);
+    if (RetBlock == BB || !isa<ReturnInst>(RetBlock->getTerminator()))
+      return false;
+    if (!scanTail(RetBlock->getFirstNonPHIIt(), RetBlock, Pops))
+      return false;
+  }
+  if (Pops.empty())
+    return false;
+  // Only this function's pop: the depth it loaded at entry, stored back.
+  // (The push and pop of a function inlined after the call store other
+  // values; that call is not a tail call.)
+  StoreInst *Model = Pops.front();
+  for (StoreInst *Pop : Pops)
+    if (Pop->getValueOperand() != Model->getValueOperand() ||
+        Pop->getPointerOperand() != Model->getPointerOperand() ||
+        !Pop->getValueOperand()->getType()->isIntegerTy(32))
+      return false;
+  // The depth must be available before the call.
+  for (Value *Op : Model->operands())
+    if (auto *Def = dyn_cast<Instruction>(Op))
+      if (Def->getParent() == RetBlock || !DT.dominates(Def, &Call))
+        return false;
+
+  Model->clone()->insertBefore(&Call);
+  if (RetBlock)
+    // This path gets its own copy of the return block, pop included.
+    FoldReturnIntoUncondBranch(cast<ReturnInst>(RetBlock->getTerminator()),
+                               RetBlock, BB);
+  // The callee restores the depth it found, the one just stored: the pops
+  // after the call are redundant, and would keep it from being a tail call.
+  SmallVector<Instruction *, 4> Dead;
+  for (Instruction &I : make_range(std::next(Call.getIterator()), BB->end()))
+    if (isStackStore(I))
+      Dead.push_back(&I);
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses SelfTailCallPopPass::run(Function &F,
+                                           FunctionAnalysisManager &) {
+  if (!F.hasFnAttribute(InstrumentedAttr))
+    return PreservedAnalyses::all();
+  SmallVector<CallInst *, 4> SelfCalls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Call->getCalledOperand() == &F && !Call->isMustTailCall())
+          SelfCalls.push_back(Call);
+  if (SelfCalls.empty())
+    return PreservedAnalyses::all();
+  bool Changed = false;
+  DominatorTree DT(F);
+  for (CallInst *Call : SelfCalls)
+    if (popBeforeSelfTailCall(*Call, DT)) {
+      Changed = true;
+      // Folding a return block into its predecessor changed the CFG.
+      DT.recalculate(F);
+    }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -17,9 +17,9 @@ the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
 --levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
 the program's `inline` methods either), late (the pass after the -O2
 pipeline instead of before it), le (local-exec instead of initial-exec
-TLS), volatile (the previous push/pop: volatile stores, the depth store
-a release atomic, no reader asm), finstr-ai
-(-finstrument-functions-after-inlining).
+TLS), notail (no pop before self tail calls), atomic (the previous
+push/pop: the depth store a release atomic, no TBAA type, and no pop
+before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
 --baseline DIR adds base: spinel-prof cc of another spinelprof build
 (DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
 change of the plugin side by side.
@@ -56,7 +56,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'volatile', 'finstr-ai']
+LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -173,24 +173,26 @@ class Bench:
         elif variant == 'late':
             env['SPINEL_PROFILE_STAGE'] = 'late'
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
-        elif variant == 'volatile':
-            # The pass alone on unoptimized IR, its push and pop rewritten to
-            # the previous design (volatile slot store, volatile release
-            # depth store, no reader asm), then the -O2 pipeline.
+        elif variant in ('notail', 'atomic'):
+            # The pass alone on unoptimized IR, then the -O2 pipeline without
+            # the plugin, so without its pop-before-self-tail-call pass.
+            # atomic: the push/pop rewritten to the previous design first
+            # (the depth store a release atomic, no TBAA type).
             ll = out + '.ll'
             run_cmd([self.clang] + common + ['-S', '-emit-llvm', '-Xclang',
                                               '-disable-llvm-passes', src, '-o', ll], env)
             run_cmd([self.opt, '-load-pass-plugin', self.plugin, '-passes=spinelprof',
                      '-S', ll, '-o', out + '.inst.ll'], env)
-            text = open(out + '.inst.ll').read()
-            text, slots = re.subn(r'store (ptr @__spinelprof_desc\.[^,]+, ptr %spinelprof\.slot), align 8((?:, !dbg !\d+)?), !tbaa !\d+',
-                                  r'store volatile \1, align 8\2', text)
-            text, depths = re.subn(r'store (i32 %spinelprof\.(?:next|depth), ptr %spinelprof\.stack), align 4((?:, !dbg !\d+)?), !tbaa !\d+',
-                                   r'store atomic volatile \1 syncscope("singlethread") release, align 4\2', text)
-            text, readers = re.subn(r'\n *call void asm sideeffect "", "r"\(ptr %spinelprof\.stack\)[^\n]*', '', text)
-            if not slots or readers != slots + depths:
-                raise SystemExit('volatile variant: unexpected IR in %s.inst.ll' % out)
-            open(out + '.inst.ll', 'w').write(text)
+            if variant == 'atomic':
+                text = open(out + '.inst.ll').read()
+                text, slots = re.subn(r'(store volatile ptr @__spinelprof_desc\.[^,]+, ptr %spinelprof\.slot, align 8(?:, !dbg !\d+)?), !tbaa !\d+',
+                                      r'\1', text)
+                text, depths = re.subn(r'store volatile (i32 %spinelprof\.(?:next|depth), ptr %spinelprof\.stack), align 4((?:, !dbg !\d+)?), !tbaa !\d+',
+                                       r'store atomic volatile \1 syncscope("singlethread") release, align 4\2', text)
+                text, loads = re.subn(r'(%spinelprof\.(?:offset|depth) = load [^\n]*), !tbaa !\d+', r'\1', text)
+                if not slots or depths < slots or loads != 2 * text.count('%spinelprof.offset = load'):
+                    raise SystemExit('atomic variant: unexpected IR in %s.inst.ll' % out)
+                open(out + '.inst.ll', 'w').write(text)
             cmd = [self.clang, '-O2', '-w', out + '.inst.ll', self.rtlib, '-lm', '-o', out]
         elif variant == 'le':
             ll = out + '.ll'

@@ -12,8 +12,8 @@
 ; CHECK-NOT: @__spinelprof_desc.f.
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spinelprof_desc.f]
 ; CHECK-LABEL: define i32 @f(ptr %buf)
-; CHECK-COUNT-2: store ptr @__spinelprof_desc.f
-; CHECK-NOT: store ptr @__spinelprof_desc.f
+; CHECK-COUNT-2: store volatile ptr @__spinelprof_desc.f
+; CHECK-NOT: store volatile ptr @__spinelprof_desc.f
 
 declare i32 @setjmp(ptr) returns_twice
 

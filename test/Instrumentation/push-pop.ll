@@ -19,20 +19,16 @@ define i32 @two_rets(i32 %x) {
 ; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
 ; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
-; CHECK-NEXT:    store ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr [[STACK]]) #[[READER:[0-9]+]]
-; CHECK-NEXT:    store i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr [[STACK]]) #[[READER]]
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store i32 %x, ptr %a
 ; CHECK-NEXT:    %c = icmp sgt i32 %x, 0
 ; CHECK-NEXT:    br i1 %c, label %pos, label %neg
 ; CHECK:       pos:
-; CHECK-NEXT:    store i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    ret i32 1
 ; CHECK:       neg:
-; CHECK-NEXT:    store i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    ret i32 0
 entry:
   %a = alloca i32
@@ -45,8 +41,8 @@ neg:
   ret i32 0
 }
 
-; No call in between: the push and the pop are both there, each store
-; followed by the asm that reads it, so no later pass may fold them away.
+; No call in between: the push and the pop are both there (they are
+; volatile, so no later pass may fold them away either).
 define void @leaf() {
 ; CHECK-LABEL: define void @leaf()
 ; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
@@ -54,12 +50,9 @@ define void @leaf() {
 ; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8
 ; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
 ; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
-; CHECK:         store ptr @__spinelprof_desc.leaf, ptr
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr [[STACK]])
-; CHECK-NEXT:    store i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
-; CHECK-NEXT:    store i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
+; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void
   ret void
 }
@@ -71,14 +64,12 @@ define void @unwinds() personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @unwinds()
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
 ; CHECK:       ok:
-; CHECK-NEXT:    store i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
 ; CHECK-NEXT:    cleanup
-; CHECK-NEXT:    store i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
-; CHECK-NEXT:    call void asm sideeffect "", "r"(ptr {{.*}}[[STACK]])
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    resume { ptr, i32 } %lp
 ; CHECK:       dead:
 ; CHECK-NEXT:    unreachable
@@ -93,11 +84,8 @@ dead:
   unreachable
 }
 
-; The reader asm reads only what the stack's address reaches, so it blocks
-; no load of the program's own data; it "writes" only memory no IR can
-; reach, so it is not deleted as dead. The stack's own TBAA type sits under
-; clang's root and char, beside (not aliasing) int, long, double, pointers.
-; CHECK: attributes #[[READER]] = { nounwind willreturn memory(argmem: read, inaccessiblemem: write) }
+; The stack's own TBAA type, under clang's root and char: beside (not
+; aliasing) int, long, double and pointer types.
 ; CHECK: [[TBAA]] = !{[[TYPE:![0-9]+]], [[TYPE]], i64 0}
 ; CHECK-NEXT: [[TYPE]] = !{!"spinelprof shadow stack", [[CHAR:![0-9]+]], i64 0}
 ; CHECK-NEXT: [[CHAR]] = !{!"omnipotent char", [[ROOT:![0-9]+]], i64 0}

@@ -51,7 +51,7 @@ define void @marked() "spinelprof-instrumented" {
 define void @kept() {
 ; CHECK-LABEL: define void @kept()
 ; CHECK-SAME:    #[[MARK]] {
-; CHECK:         store ptr @__spinelprof_desc.kept
+; CHECK:         store volatile ptr @__spinelprof_desc.kept
   call void @external_decl()
   ret void
 }
