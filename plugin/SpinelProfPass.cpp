@@ -566,7 +566,7 @@ bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
     }
     if (isa<DbgInfoIntrinsic>(I))
       continue;
-    if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects() || isa<PHINode>(I))
+    if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects())
       return false;
   }
   return true;
@@ -608,7 +608,7 @@ bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
       if (Def->getParent() == RetBlock || !DT.dominates(Def, &Call))
         return false;
 
-  Model->clone()->insertBefore(&Call);
+  Model->clone()->insertBefore(Call.getIterator());
   if (RetBlock)
     // This path gets its own copy of the return block, pop included.
     FoldReturnIntoUncondBranch(cast<ReturnInst>(RetBlock->getTerminator()),
