@@ -40,6 +40,20 @@ static void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(spinelprof::SpinelProfPass());
         return true;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "spinelprof-self-tail")
+          return false;
+        FPM.addPass(spinelprof::SelfTailCallPopPass());
+        return true;
+      });
+  // Before tail-recursion elimination (docs/performance.md, "tail calls").
+  PB.registerPeepholeEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        if (!spinelprof::instrumentsAfterOptimization())
+          FPM.addPass(spinelprof::SelfTailCallPopPass());
+      });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         // Before inlining, wherever frames go: an allocator inlined into

@@ -8,15 +8,29 @@
 //            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
 //                                                          ; is the sink
 //            store volatile @descriptor, frames[%i]
-//            store atomic volatile %d + 1, depth  release, singlethread
-//   exits:   store atomic volatile %d, depth       (before ret / resume, or
-//                                                   before a musttail call)
-//   after a returns_twice call: the entry's slot store and depth store again
+//            store volatile %d + 1, depth
+//   exits:   store volatile %d, depth          (before ret / resume, or
+//                                              before a musttail call)
+//   after a returns_twice call: the entry's two stores again
+//
+// Every load and store of the stack carries a TBAA type of its own.
 //
 // Restoring the depth saved at entry, rather than decrementing, heals the
-// frames that a longjmp skipped at the next return. The stores are volatile
-// because a signal handler reads them and nothing in the IR says so; without
-// it dead-store elimination deletes a leaf function's push.
+// frames that a longjmp skipped at the next return.
+//
+// A signal handler reads the stack and nothing in the IR says so. Volatile
+// stores are never deleted (in a leaf with no calls, dead-store elimination
+// would otherwise delete the push's depth store, which the pop overwrites)
+// and never reordered with each other (the slot is written before the depth
+// publishes it). They are not atomic: LLVM's alias analysis answers "may
+// read and write everything" for any store stronger than unordered, while
+// for a volatile store it asks whether the addresses may alias, and the
+// TBAA type, under clang's root beside int, long, double and pointers, says
+// no. So the program's own fields stay in registers across an inlined push
+// and pop (docs/performance.md measures what that is worth).
+//
+// SelfTailCallPopPass, later in the pipeline, moves the pop before a self
+// tail call (see SpinelProfPass.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +46,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -53,6 +70,10 @@ static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
 static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
+
+// The name of the TBAA type of every access to the shadow stack; it also
+// tells SelfTailCallPopPass which stores are the instrumentation's.
+static const char StackTBAATypeName[] = "spinelprof shadow stack";
 
 //===----------------------------------------------------------------------===//
 // The IR layout of the ABI structs, checked against abi.h at build time.
@@ -229,8 +250,8 @@ private:
   Constant *getString(StringRef S);
   Value *getShadowStack();
   Value *getStackOffset();
-  /// Emits the depth store that publishes a push or a pop.
-  void storeDepth(IRBuilder<> &B, Value *StackAddr, Value *Depth);
+  /// Emits a volatile store to the shadow stack, tagged with its TBAA type.
+  void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
   Type *irType(IRField F) const { return F == IRField::I32 ? Int32Ty : PtrTy; }
 
   Module &M;
@@ -244,6 +265,8 @@ private:
   PointerType *PtrTy;
   StructType *DescriptorTy;
   StructType *ShadowStackTy;
+  /// The access tag of every load and store of the shadow stack.
+  MDNode *StackTBAA;
 
   Value *StackGlobal = nullptr;
   Value *OffsetGlobal = nullptr;
@@ -270,6 +293,15 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
             irType(ShadowStackFields[StackReserved]),
             ArrayType::get(irType(ShadowStackFields[StackFrames]),
                            StackCapacity + 1)});
+  // A scalar type of its own under clang's C/C++ root and `omnipotent
+  // char` (metadata is uniqued, so these are clang's own nodes): distinct
+  // from every C type but char, which may alias anything.
+  MDBuilder MDB(Ctx);
+  MDNode *Char = MDB.createTBAAScalarTypeNode(
+      "omnipotent char", MDB.createTBAARoot("Simple C/C++ TBAA"));
+  MDNode *StackType =
+      MDB.createTBAAScalarTypeNode(StackTBAATypeName, Char);
+  StackTBAA = MDB.createTBAAStructTagNode(StackType, StackType, 0);
 }
 
 bool ShadowStackInstrumenter::run() {
@@ -382,14 +414,10 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
   return GV;
 }
 
-void ShadowStackInstrumenter::storeDepth(IRBuilder<> &B, Value *StackAddr,
-                                         Value *Depth) {
-  StoreInst *Store =
-      B.CreateAlignedStore(Depth, StackAddr, Align(4), /*isVolatile=*/true);
-  // Release in the thread's own scope orders the slot store before the depth
-  // for a signal handler on this thread; on x86 and AArch64 it is a plain
-  // store plus a compiler barrier.
-  Store->setAtomic(AtomicOrdering::Release, SyncScope::SingleThread);
+void ShadowStackInstrumenter::storeToStack(IRBuilder<> &B, Value *V,
+                                           Value *Addr, Align A) {
+  B.CreateAlignedStore(V, Addr, A, /*isVolatile=*/true)
+      ->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
 }
 
 void ShadowStackInstrumenter::instrument(Function &F) {
@@ -414,14 +442,16 @@ void ShadowStackInstrumenter::instrument(Function &F) {
   // load, from the same initial-exec TLS block.
   Value *OwnStack = B.CreateThreadLocalAddress(getShadowStack());
   OwnStack->setName("spinelprof.own");
-  Value *Offset = B.CreateAlignedLoad(
+  LoadInst *Offset = B.CreateAlignedLoad(
       Int64Ty, B.CreateThreadLocalAddress(getStackOffset()), Align(8),
       "spinelprof.offset");
+  Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
   // Not inbounds: a fiber's stack lies outside the TLS object.
   Value *StackAddr =
       B.CreateGEP(B.getInt8Ty(), OwnStack, Offset, "spinelprof.stack");
-  Value *Depth =
+  LoadInst *Depth =
       B.CreateAlignedLoad(Int32Ty, StackAddr, Align(4), "spinelprof.depth");
+  Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
   Value *Capacity = B.getInt32(StackCapacity);
   Value *Index =
       B.CreateSelect(B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"),
@@ -433,8 +463,8 @@ void ShadowStackInstrumenter::instrument(Function &F) {
       "spinelprof.slot");
   Value *Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   auto EmitPush = [&](IRBuilder<> &At) {
-    At.CreateAlignedStore(Desc, Slot, Align(8), /*isVolatile=*/true);
-    storeDepth(At, StackAddr, Next);
+    storeToStack(At, Desc, Slot, Align(8));
+    storeToStack(At, Next, StackAddr, Align(4));
   };
   EmitPush(B);
 
@@ -446,7 +476,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
       if (CallInst *TailCall = Exit->getParent()->getTerminatingMustTailCall())
         Before = TailCall;
     IRBuilder<> ExitB(Before);
-    storeDepth(ExitB, StackAddr, Depth);
+    storeToStack(ExitB, Depth, StackAddr, Align(4));
   }
 
   // A longjmp back into this function returns from setjmp with whatever the
@@ -498,5 +528,123 @@ PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
 
   bool Changed =
       ShadowStackInstrumenter(M, *Policy, Symbols ? &*Symbols : nullptr).run();
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+//===----------------------------------------------------------------------===//
+// Pop before self tail calls
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// True for a store the instrumentation emitted (a push's or a pop's): its
+/// TBAA access type is the shadow stack's.
+bool isStackStore(const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  if (!Store)
+    return false;
+  const MDNode *Tag = Store->getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return false;
+  const auto *Type = dyn_cast<MDNode>(Tag->getOperand(1));
+  const auto *Name =
+      Type && Type->getNumOperands() ? dyn_cast<MDString>(Type->getOperand(0))
+                                     : nullptr;
+  return Name && Name->getString() == StackTBAATypeName;
+}
+
+/// Scans [\p It, terminator) for what may follow a tail call: pops (stack
+/// stores), and instructions that neither touch memory nor have side
+/// effects. Appends the pops to \p Pops; false on anything else.
+bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
+              SmallVectorImpl<StoreInst *> &Pops) {
+  for (; &*It != BB->getTerminator(); ++It) {
+    Instruction &I = *It;
+    if (isStackStore(I)) {
+      Pops.push_back(cast<StoreInst>(&I));
+      continue;
+    }
+    if (isa<DbgInfoIntrinsic>(I))
+      continue;
+    if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects())
+      return false;
+  }
+  return true;
+}
+
+/// Moves the pop before \p Call when the call is a self tail call in the
+/// sense of SelfTailCallPopPass; returns true when it did.
+bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
+  BasicBlock *BB = Call.getParent();
+  SmallVector<StoreInst *, 2> Pops;
+  if (!scanTail(std::next(Call.getIterator()), BB, Pops))
+    return false;
+  Instruction *Term = BB->getTerminator();
+  BasicBlock *RetBlock = nullptr;
+  if (!isa<ReturnInst>(Term)) {
+    auto *Br = dyn_cast<BranchInst>(Term);
+    if (!Br || Br->isConditional())
+      return false;
+    RetBlock = Br->getSuccessor(0);
+    if (RetBlock == BB || !isa<ReturnInst>(RetBlock->getTerminator()))
+      return false;
+    if (!scanTail(RetBlock->getFirstNonPHIIt(), RetBlock, Pops))
+      return false;
+  }
+  if (Pops.empty())
+    return false;
+  // Only this function's pop: the depth it loaded at entry, stored back.
+  // (The push and pop of a function inlined after the call store other
+  // values; that call is not a tail call.)
+  StoreInst *Model = Pops.front();
+  for (StoreInst *Pop : Pops)
+    if (Pop->getValueOperand() != Model->getValueOperand() ||
+        Pop->getPointerOperand() != Model->getPointerOperand() ||
+        !Pop->getValueOperand()->getType()->isIntegerTy(32))
+      return false;
+  // The depth must be available before the call.
+  for (Value *Op : Model->operands())
+    if (auto *Def = dyn_cast<Instruction>(Op))
+      if (Def->getParent() == RetBlock || !DT.dominates(Def, &Call))
+        return false;
+
+  Model->clone()->insertBefore(Call.getIterator());
+  if (RetBlock)
+    // This path gets its own copy of the return block, pop included.
+    FoldReturnIntoUncondBranch(cast<ReturnInst>(RetBlock->getTerminator()),
+                               RetBlock, BB);
+  // The callee restores the depth it found, the one just stored: the pops
+  // after the call are redundant, and would keep it from being a tail call.
+  SmallVector<Instruction *, 4> Dead;
+  for (Instruction &I : make_range(std::next(Call.getIterator()), BB->end()))
+    if (isStackStore(I))
+      Dead.push_back(&I);
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses SelfTailCallPopPass::run(Function &F,
+                                           FunctionAnalysisManager &) {
+  if (!F.hasFnAttribute(InstrumentedAttr))
+    return PreservedAnalyses::all();
+  SmallVector<CallInst *, 4> SelfCalls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Call->getCalledOperand() == &F && !Call->isMustTailCall())
+          SelfCalls.push_back(Call);
+  if (SelfCalls.empty())
+    return PreservedAnalyses::all();
+  bool Changed = false;
+  DominatorTree DT(F);
+  for (CallInst *Call : SelfCalls)
+    if (popBeforeSelfTailCall(*Call, DT)) {
+      Changed = true;
+      // Folding a return block into its predecessor changed the CFG.
+      DT.recalculate(F);
+    }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -2,7 +2,9 @@
 //
 // The `spinelprof` module pass: gives each selected function a constant
 // frame descriptor and pushes/pops it on the thread's shadow stack, as
-// include/spinelprof/abi.h specifies.
+// include/spinelprof/abi.h specifies; and `spinelprof-self-tail`, which
+// moves an instrumented function's pop before its self tail calls so that
+// tail-recursion elimination still turns them into loops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_SPINELPROFPASS_H
@@ -23,6 +25,21 @@ public:
   /// clang -O0 marks every function optnone; the profile must not depend on
   /// the optimization level.
   static bool isRequired() { return true; }
+};
+
+/// In a function the pass instrumented, a call of the function itself that
+/// is followed only by register arithmetic, the pop and `ret` (directly or
+/// through a branch to a return block) gets the pop before it instead, and
+/// the pop after it goes (the callee restores the same depth). Tail-
+/// recursion elimination can then turn the call into a loop, as clang does
+/// without instrumentation; while the callee runs the caller's frame is
+/// gone, as a Ruby implementation with tail calls would show it. Runs
+/// before tail-recursion elimination (the peephole extension point);
+/// idempotent.
+class SelfTailCallPopPass : public llvm::PassInfoMixin<SelfTailCallPopPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &);
 };
 
 } // namespace spinelprof

@@ -17,8 +17,12 @@ the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
 --levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
 the program's `inline` methods either), late (the pass after the -O2
 pipeline instead of before it), le (local-exec instead of initial-exec
-TLS), relaxed (depth stores volatile but not release-ordered), finstr-ai
-(-finstrument-functions-after-inlining).
+TLS), notail (no pop before self tail calls), atomic (the previous
+push/pop: the depth store a release atomic, no TBAA type, and no pop
+before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
+--baseline DIR adds base: spinel-prof cc of another spinelprof build
+(DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
+change of the plugin side by side.
 With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
 too (plain vs spinel-prof cc). The alloc part compares, on allocating
 programs, the CPU-profiling build with the same binary also sampling
@@ -56,7 +60,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'relaxed', 'finstr-ai']
+LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -137,6 +141,10 @@ class Bench:
         self.work = os.path.abspath(args.work)
         os.makedirs(os.path.join(self.work, 'run'), exist_ok=True)
         self.inc = ['-I' + os.path.join(SRC_ROOT, 'examples'), '-I' + PROGRAMS_DIR]
+        self.baseline_tool = (os.path.join(os.path.abspath(args.baseline), 'bin', 'spinel-prof')
+                              if args.baseline else None)
+        if self.baseline_tool and not os.path.exists(self.baseline_tool):
+            raise SystemExit('missing %s: build the baseline first' % self.baseline_tool)
         self.base_env = {k: v for k, v in os.environ.items()
                          if not k.startswith('SPINEL_PROFILE')}
 
@@ -161,6 +169,8 @@ class Bench:
             if variant != 'prof':
                 env['SPINEL_PROFILE_FRAMES'] = variant
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
+        elif variant == 'base':
+            cmd = [self.baseline_tool, 'cc'] + common + [src, '-lm', '-o', out]
         elif variant in ('finstr', 'finstr-ai'):
             flag = ('-finstrument-functions' if variant == 'finstr'
                     else '-finstrument-functions-after-inlining')
@@ -170,18 +180,26 @@ class Bench:
         elif variant == 'late':
             env['SPINEL_PROFILE_STAGE'] = 'late'
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
-        elif variant == 'relaxed':
-            # The pass alone on unoptimized IR, its depth stores made plain
-            # volatile (no release ordering), then the -O2 pipeline.
+        elif variant in ('notail', 'atomic'):
+            # The pass alone on unoptimized IR, then the -O2 pipeline without
+            # the plugin, so without its pop-before-self-tail-call pass.
+            # atomic: the push/pop rewritten to the previous design first
+            # (the depth store a release atomic, no TBAA type).
             ll = out + '.ll'
             run_cmd([self.clang] + common + ['-S', '-emit-llvm', '-Xclang',
                                               '-disable-llvm-passes', src, '-o', ll], env)
             run_cmd([self.opt, '-load-pass-plugin', self.plugin, '-passes=spinelprof',
                      '-S', ll, '-o', out + '.inst.ll'], env)
-            text = open(out + '.inst.ll').read()
-            text = re.sub(r'store atomic volatile (i32 [^,]+, ptr [^ ]+) syncscope\("singlethread"\) release',
-                          r'store volatile \1', text)
-            open(out + '.inst.ll', 'w').write(text)
+            if variant == 'atomic':
+                text = open(out + '.inst.ll').read()
+                text, slots = re.subn(r'(store volatile ptr @__spinelprof_desc\.[^,]+, ptr %spinelprof\.slot, align 8(?:, !dbg !\d+)?), !tbaa !\d+',
+                                      r'\1', text)
+                text, depths = re.subn(r'store volatile (i32 %spinelprof\.(?:next|depth), ptr %spinelprof\.stack), align 4((?:, !dbg !\d+)?), !tbaa !\d+',
+                                       r'store atomic volatile \1 syncscope("singlethread") release, align 4\2', text)
+                text, loads = re.subn(r'(%spinelprof\.(?:offset|depth) = load [^\n]*), !tbaa !\d+', r'\1', text)
+                if not slots or depths < slots or loads != 2 * text.count('%spinelprof.offset = load'):
+                    raise SystemExit('atomic variant: unexpected IR in %s.inst.ll' % out)
+                open(out + '.inst.ll', 'w').write(text)
             cmd = [self.clang, '-O2', '-w', out + '.inst.ll', self.rtlib, '-lm', '-o', out]
         elif variant == 'le':
             ll = out + '.ll'
@@ -516,8 +534,11 @@ def main():
     ap.add_argument('--rounds', type=int, help='interleaved rounds (default 7, --quick 2)')
     ap.add_argument('--hz', type=int, default=1000, help='sampling rate of the "on" variant')
     ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
+    ap.add_argument('--baseline', metavar='DIR',
+                    help='also the variant base: spinel-prof cc of the spinelprof build in DIR')
     ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
     ap.add_argument('--only', help='comma-separated programs')
+    ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built)')
     ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
     args = ap.parse_args()
     if args.rounds is None:
@@ -525,7 +546,10 @@ def main():
     b = Bench(args)
     skip = set(filter(None, args.skip.split(',')))
     progs = args.only.split(',') if args.only else list(PROGRAMS)
-    variants = BASE_VARIANTS + (LEVER_VARIANTS if args.levers else [])
+    variants = (BASE_VARIANTS + (['base'] if args.baseline else []) +
+                (LEVER_VARIANTS if args.levers else []))
+    if args.variants:
+        variants = ['plain'] + [v for v in args.variants.split(',') if v != 'plain']
     started = time.time()
     print('# spinelprof overhead (%s, clang %s, %s mode, %d rounds)' % (
         time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), b.clang,
@@ -535,7 +559,8 @@ def main():
         results = b.run_programs(progs, variants)
         ratios = b.print_table('Programs', progs, variants, results)
         b.print_targets(progs, ratios)
-        b.print_rss_size(progs, results)
+        if 'on' in variants:
+            b.print_rss_size(progs, results)
     if args.callgrind:
         if 'programs' in skip:
             b.build_all(progs, variants)

@@ -92,15 +92,19 @@ struct spinelprof_frame_descriptor {
  * &__spinelprof_stack + __spinelprof_stack_offset (loaded once at entry):
  *   d = depth;                                  plain load
  *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
- *   depth = d + 1;                              volatile atomic store,
- *                                               release, singlethread scope
+ *   depth = d + 1;                              volatile store
  * Pop (before every return): depth = d (the value saved at entry), so a frame
  * abandoned by longjmp heals at the caller's next return. After each call to
- * a returns_twice function the caller re-stores its own slot and d + 1.
+ * a returns_twice function the caller re-stores its own slot and d + 1. A
+ * self tail call is preceded by the pop instead of followed by it, so that
+ * the compiler can still make it a loop (the frame is then there once).
  *
- * The release store orders the slot before the depth for a signal handler on
- * the same thread (the only reader while the thread runs). The stores are
- * volatile so that dead-store elimination cannot delete a leaf's push. */
+ * The stores are volatile so that dead-store elimination cannot delete a
+ * leaf's push and the compiler keeps the slot store before the depth store:
+ * a signal handler on the same thread (the only reader while the thread
+ * runs) sees the slot written before the depth publishes it. They carry a
+ * TBAA type of their own, so they do not stop the compiler from keeping the
+ * program's other values in registers. */
 struct spinelprof_shadow_stack {
   /* Must stay the first field: the plugin stores to the struct's address. */
   uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */

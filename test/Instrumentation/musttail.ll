@@ -10,12 +10,12 @@ define i32 @forwards(i32 %x) {
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
 ; CHECK:         br i1 %c, label %tail, label %plain
 ; CHECK:       tail:
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %r = musttail call i32 @target(i32 %x)
 ; CHECK-NEXT:    ret i32 %r
 ; CHECK:       plain:
 ; CHECK-NEXT:    %s = call i32 @target(i32 %x)
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret i32 %s
   %c = icmp eq i32 %x, 0
   br i1 %c, label %tail, label %plain
@@ -30,7 +30,7 @@ plain:
 define ptr @forwards_ptr(ptr %p) {
 ; CHECK-LABEL: define ptr @forwards_ptr(ptr %p)
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
-; CHECK:         store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK:         store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %r = musttail call ptr @forwards_ptr(ptr %p)
 ; CHECK-NEXT:    ret ptr %r
   %r = musttail call ptr @forwards_ptr(ptr %p)

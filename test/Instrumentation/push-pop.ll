@@ -11,24 +11,24 @@ define i32 @two_rets(i32 %x) {
 ; CHECK-NEXT:    %a = alloca i32, align 4
 ; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK-NEXT:    [[OFFADDR:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack_offset)
-; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8
+; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8, !tbaa [[TBAA:![0-9]+]]
 ; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
-; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
 ; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
 ; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
 ; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store i32 %x, ptr %a
 ; CHECK-NEXT:    %c = icmp sgt i32 %x, 0
 ; CHECK-NEXT:    br i1 %c, label %pos, label %neg
 ; CHECK:       pos:
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    ret i32 1
 ; CHECK:       neg:
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    ret i32 0
 entry:
   %a = alloca i32
@@ -51,8 +51,8 @@ define void @leaf() {
 ; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
 ; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
-; CHECK-NEXT:    store atomic volatile i32 {{%.*}}, ptr [[STACK]] syncscope("singlethread") release, align 4
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void
   ret void
 }
@@ -64,12 +64,12 @@ define void @unwinds() personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @unwinds()
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
 ; CHECK:       ok:
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
 ; CHECK-NEXT:    cleanup
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    resume { ptr, i32 } %lp
 ; CHECK:       dead:
 ; CHECK-NEXT:    unreachable
@@ -83,3 +83,10 @@ lpad:
 dead:
   unreachable
 }
+
+; The stack's own TBAA type, under clang's root and char: beside (not
+; aliasing) int, long, double and pointer types.
+; CHECK: [[TBAA]] = !{[[TYPE:![0-9]+]], [[TYPE]], i64 0}
+; CHECK-NEXT: [[TYPE]] = !{!"spinelprof shadow stack", [[CHAR:![0-9]+]], i64 0}
+; CHECK-NEXT: [[CHAR]] = !{!"omnipotent char", [[ROOT:![0-9]+]], i64 0}
+; CHECK-NEXT: [[ROOT]] = !{!"Simple C/C++ TBAA"}

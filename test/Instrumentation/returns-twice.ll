@@ -18,19 +18,19 @@ define i32 @rescue(ptr %buf) {
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
 ; CHECK:         [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 {{%.*}}
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %r = call i32 @setjmp(ptr %buf)
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %c = icmp eq i32 %r, 0
 ; CHECK-NEXT:    br i1 %c, label %body, label %handler
 ; CHECK:       body:
 ; CHECK-NEXT:    call void @work()
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret i32 0
 ; CHECK:       handler:
-; CHECK-NEXT:    store atomic volatile i32 [[D]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret i32 1
   %r = call i32 @setjmp(ptr %buf)
   %c = icmp eq i32 %r, 0
@@ -47,26 +47,26 @@ define void @all_kinds(ptr %buf) {
 ; CHECK-LABEL: define void @all_kinds(ptr %buf)
 ; CHECK:         [[NEXT:%.*]] = add i32 {{%.*}}, 1
 ; CHECK:         %a = call i32 @_setjmp(ptr %buf)
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT:%.*]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK:%.*]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT:%.*]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK:%.*]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %b = call i32 @sigsetjmp(ptr %buf, i32 1)
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %c = call i32 @__sigsetjmp(ptr %buf, i32 0)
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %d = call i32 @getcontext(ptr %buf)
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %e = call i32 @vfork()
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %f = call i32 @my_checkpoint(ptr %buf) #[[RT:[0-9]+]]
-; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8
-; CHECK-NEXT:    store atomic volatile i32 [[NEXT]], ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.all_kinds, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; An ordinary call gets nothing.
 ; CHECK-NEXT:    %g = call i32 @my_checkpoint(ptr %buf)
-; CHECK-NEXT:    store atomic volatile i32 {{%.*}}, ptr [[STACK]] syncscope("singlethread") release, align 4
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void
   %a = call i32 @_setjmp(ptr %buf)
   %b = call i32 @sigsetjmp(ptr %buf, i32 1)

@@ -30,8 +30,16 @@ __attribute__((noinline)) static int bottom(void) {
   return 0;
 }
 
+static volatile int returned;
+
+// Not a tail call (the store after it): with `descend(n - 1) + 1` clang
+// turns the recursion into a loop, and the pass keeps one frame for it.
 __attribute__((noinline)) static int descend(int n) {
-  return n == 0 ? bottom() : descend(n - 1) + 1;
+  if (n == 0)
+    return bottom();
+  int r = descend(n - 1) + 1;
+  returned = r;
+  return r;
 }
 
 int main(void) {
