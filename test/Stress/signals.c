@@ -1,4 +1,5 @@
-// Stress: SIGINT and SIGTERM at random moments — during start-up, while
+// Stress: SIGINT and SIGTERM at random moments — during start-up (a third
+// of the runs, in the first 30 ms), while
 // three threads burn at 10 kHz sampling, during the exit-time write, after
 // exit. 60 runs (the seed is printed; --seed repeats a run). Each run must
 // end as an unprofiled program would: killed by the signal sent, or exit

@@ -4,7 +4,7 @@
 usage: random_signals.py --runs N --dir DIR --expected FILE [--seed S] PROGRAM
 
 Each run starts PROGRAM with SPINEL_PROFILE=DIR/run-K.folded at 10 kHz,
-waits a random time (0 to 0.45 s, a third of the runs under 5 ms, i.e.
+waits a random time (0 to 0.45 s, a third of the runs under 30 ms, i.e.
 during start-up), sends SIGINT or SIGTERM, and checks the run:
   - it ended killed by that signal, or with exit status 0 (it had finished);
   - its stdout is a prefix of FILE (the unprofiled output), whole lines,
@@ -47,7 +47,7 @@ def fail(run, msg):
 tally = {'killed': 0, 'exited': 0, 'profiles': 0}
 for run in range(args.runs):
     sig = rng.choice([signal.SIGINT, signal.SIGTERM])
-    delay = rng.uniform(0, 0.005) if rng.random() < 1 / 3 else rng.uniform(0, 0.45)
+    delay = rng.uniform(0, 0.03) if rng.random() < 1 / 3 else rng.uniform(0, 0.45)
     folded = os.path.join(args.dir, 'run-%d.folded' % run)
     env = dict(os.environ, SPINEL_PROFILE=folded, SPINEL_PROFILE_HZ='10000')
     # Default dispositions for both signals, as a shell's foreground job has.
