@@ -74,7 +74,12 @@ if sanitizers:
     common = 'halt_on_error=1:abort_on_error=0:print_stacktrace=1'
     config.environment['ASAN_OPTIONS'] = common + ':detect_leaks=0:exitcode=99'
     config.environment['UBSAN_OPTIONS'] = common + ':exitcode=99'
-    config.environment['TSAN_OPTIONS'] = common + ':exitcode=99:second_deadlock_stack=1'
+    # die_after_fork=0: the profiler starts a sampler thread in the fork
+    # child of a multi-threaded program (every profiled program is one),
+    # which TSan refuses by default; the child is then checked like any
+    # other program.
+    config.environment['TSAN_OPTIONS'] = (common + ':exitcode=99:second_deadlock_stack=1'
+                                          ':die_after_fork=0')
 # A real Spinel, when one is installed: SPINEL_HOME is its directory (the one
 # holding the `spinel` script). Tests that need it say `REQUIRES: spinel` and
 # are reported as UNSUPPORTED (skipped) without it.

@@ -1,6 +1,11 @@
 // spinel-prof cc with the real clang, plugin and runtime: build, run, report.
 // The hot leaf must be the top frame by self, under the caller that calls it.
 //
+// UNSUPPORTED: tsan
+// (Under TSan a signal waits for TSan's next interceptor or runtime call,
+// so samples land there, not where the program was; this test asserts
+// where they land.)
+//
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c && cd %t
 //
 // One step, with the flags Spinel passes under --cc (gc-sections must not
