@@ -4,6 +4,10 @@
 // of bounds. No crash; stdout and exit status unchanged; a valid profile
 // whose stacks are all a chain of Object#down under Deep#run.
 //
+// UNSUPPORTED: tsan
+// (TSan keeps its own shadow call stack per thread; a million frames deep
+// it runs for many minutes.)
+//
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang_prof -O1 -pthread %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE_HZ=10000 timeout 300 %python %inputs/exit_status.py --compare %t/d.folded %t/app > %t/out 2> %t/err

@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile int sp_stop;
-static volatile uint64_t sink;
+static int sp_stop; // atomic loads and stores: no data race
+static _Thread_local volatile uint64_t sink; // per thread: no data race
 
 __attribute__((noinline)) static void sp_burn(int n) {
   for (int i = 0; i < n; ++i)
@@ -32,7 +32,7 @@ __attribute__((noinline)) static void sp_burn(int n) {
 }
 
 static void *sp_Burner_run(void *arg) {
-  while (!sp_stop)
+  while (!__atomic_load_n(&sp_stop, __ATOMIC_RELAXED))
     sp_burn(10000);
   return arg;
 }
@@ -61,7 +61,7 @@ int main(void) {
       sp_burn(10000);
     sp_tick(i);
   }
-  sp_stop = 1;
+  __atomic_store_n(&sp_stop, 1, __ATOMIC_RELAXED);
   for (int i = 0; i < 2; ++i)
     pthread_join(t[i], NULL);
   sp_tick(99);
