@@ -79,7 +79,9 @@ if sanitizers:
     # which TSan refuses by default; the child is then checked like any
     # other program.
     config.environment['TSAN_OPTIONS'] = (common + ':exitcode=99:second_deadlock_stack=1'
-                                          ':die_after_fork=0')
+                                          ':die_after_fork=0:suppressions=' +
+                                          os.path.join(config.test_source_root,
+                                                       'tsan-suppressions.txt'))
 # A real Spinel, when one is installed: SPINEL_HOME is its directory (the one
 # holding the `spinel` script). Tests that need it say `REQUIRES: spinel` and
 # are reported as UNSUPPORTED (skipped) without it.
