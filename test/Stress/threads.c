@@ -26,7 +26,7 @@
 // STACKS-ROOT: Worker#run
 // STACKS-ROOT: Object#short_lived
 // STACKS-ROOT: [unknown]
-// STACKS: <main> -> Object#churn, [blocked join], [blocked *], [sleep]
+// STACKS: <main> -> Object#churn, Object#now_ns, [blocked join], [blocked *], [sleep]
 // STACKS: Object#churn -> [blocked join]
 // STACKS: Worker#run -> Worker#burn
 // STACKS: Object#short_lived -> Worker#burn
