@@ -241,12 +241,26 @@ static bool sampleBlockedThread(ThreadSlot &T, uint32_t Seq, uint64_t Weight,
   return true;
 }
 
+/// Marks T busy and returns whether it is an active thread; false releases
+/// it again. While held, a leaving thread waits (unregisterCurrentThread),
+/// so the slot cannot be freed and claimed by a new thread under the
+/// sampler (TSan found the credit loop reading a slot being reused).
+/// Sampler thread only; release with releaseSlot.
+static bool holdSlot(ThreadSlot &T) {
+  T.Busy.store(1, std::memory_order_seq_cst);
+  if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active)
+    return true;
+  T.Busy.store(0, std::memory_order_seq_cst);
+  return false;
+}
+
+static void releaseSlot(ThreadSlot &T) { T.Busy.store(0, std::memory_order_seq_cst); }
+
 /// Samples thread T now, standing for Weight: from outside if it is in a
 /// blocking call (a signal could cut a sleep or poll short), else by
-/// signal. Sampler thread only.
+/// signal. Sampler thread only, holding T (holdSlot).
 static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count) {
-  T.Busy.store(1, std::memory_order_seq_cst);
-  if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active) {
+  {
     uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
     if (Seq & 1) {
       (void)sampleBlockedThread(T, Seq, Weight, Count);
@@ -260,14 +274,12 @@ static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count) {
       syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
     }
   }
-  T.Busy.store(0, std::memory_order_seq_cst);
 }
 
 /// Sends again the samples a handler put back; if the thread is now in a
-/// blocking call, takes them from outside. Sampler thread only.
+/// blocking call, takes them from outside. Sampler thread only, holding T.
 static void resendThread(ThreadSlot &T) {
-  T.Busy.store(1, std::memory_order_seq_cst);
-  if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active) {
+  {
     uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
     if (Seq & 1) {
       uint32_t Count = T.PendingCount.exchange(0, std::memory_order_acq_rel);
@@ -283,7 +295,38 @@ static void resendThread(ThreadSlot &T) {
       syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
     }
   }
-  T.Busy.store(0, std::memory_order_seq_cst);
+}
+
+static constexpr uint64_t MaxOwed = 64;
+
+/// Reads T's CPU clock and chooses how many samples it gets at the next
+/// tick. Sampler thread only, holding T.
+static void chooseSamples(ThreadSlot &T) {
+  struct timespec Ts;
+  if (clock_gettime(T.CpuClock, &Ts) != 0)
+    return; // The thread has just ended.
+  uint64_t Cpu = uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
+  if (Cpu < T.LastCpuNs)
+    return;
+  T.CreditNs += int64_t(Cpu - T.LastCpuNs);
+  T.LastCpuNs = Cpu;
+  // A sample per period of CPU: credit carries the remainder, so a
+  // thread using a third of a core is sampled every third tick. When the
+  // sampler itself was kept off the CPU for several periods, the thread
+  // gets the samples it is owed at once (bounded), all of its current
+  // stack, rather than fewer samples than its CPU time says.
+  if (T.CreditNs < int64_t(PeriodNs / 2))
+    return;
+  uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
+  T.CreditNs -= int64_t(Owed * PeriodNs);
+  if (Owed > MaxOwed) {
+    Owed = MaxOwed;
+    if (T.CreditNs > int64_t(PeriodNs))
+      T.CreditNs = int64_t(PeriodNs);
+  }
+  T.ChosenCount += uint32_t(Owed);
+  T.ChosenWeightNs += Cpu - T.LastSampleNs;
+  T.LastSampleNs = Cpu;
 }
 
 /// One tick. In cpu mode it first samples the threads chosen at the
@@ -293,59 +336,33 @@ static void resendThread(ThreadSlot &T) {
 /// sent right after the read would land in such syscalls far more often
 /// than their share of the time. Sent straight after the timed wakeup,
 /// signals are independent of what the threads do.
-static constexpr uint64_t MaxOwed = 64;
-
 static void tick(uint64_t NowNs) {
   uint32_t Limit = threadSlotLimit();
   for (uint32_t I = 0; I < Limit; ++I) {
     ThreadSlot &T = threadSlot(I);
-    if (T.State.load(std::memory_order_acquire) != ThreadSlot::Active)
+    if (!holdSlot(T))
       continue;
     if (Config.Wall) {
       uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
       T.LastSampleNs = NowNs;
       sampleThread(T, Weight, 1);
-      continue;
-    }
-    if (T.ChosenCount) {
+    } else if (T.ChosenCount) {
       sampleThread(T, T.ChosenWeightNs, T.ChosenCount);
       T.ChosenWeightNs = 0;
       T.ChosenCount = 0;
     } else if (T.Resend.exchange(0, std::memory_order_acq_rel)) {
       resendThread(T);
     }
+    releaseSlot(T);
   }
   if (Config.Wall)
     return;
   for (uint32_t I = 0; I < Limit; ++I) {
     ThreadSlot &T = threadSlot(I);
-    if (T.State.load(std::memory_order_acquire) != ThreadSlot::Active)
+    if (!holdSlot(T))
       continue;
-    struct timespec Ts;
-    if (clock_gettime(T.CpuClock, &Ts) != 0)
-      continue; // The thread has just ended.
-    uint64_t Cpu = uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
-    if (Cpu < T.LastCpuNs)
-      continue;
-    T.CreditNs += int64_t(Cpu - T.LastCpuNs);
-    T.LastCpuNs = Cpu;
-    // A sample per period of CPU: credit carries the remainder, so a
-    // thread using a third of a core is sampled every third tick. When the
-    // sampler itself was kept off the CPU for several periods, the thread
-    // gets the samples it is owed at once (bounded), all of its current
-    // stack, rather than fewer samples than its CPU time says.
-    if (T.CreditNs < int64_t(PeriodNs / 2))
-      continue;
-    uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
-    T.CreditNs -= int64_t(Owed * PeriodNs);
-    if (Owed > MaxOwed) {
-      Owed = MaxOwed;
-      if (T.CreditNs > int64_t(PeriodNs))
-        T.CreditNs = int64_t(PeriodNs);
-    }
-    T.ChosenCount += uint32_t(Owed);
-    T.ChosenWeightNs += Cpu - T.LastSampleNs;
-    T.LastSampleNs = Cpu;
+    chooseSamples(T);
+    releaseSlot(T);
   }
 }
 
