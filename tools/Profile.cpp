@@ -40,6 +40,16 @@ std::optional<uint64_t> Profile::totalObjects() const {
   return Total;
 }
 
+Profile headerOf(const Profile &P) {
+  Profile Out;
+  Out.SourcePath = P.SourcePath;
+  Out.SelfDescribing = P.SelfDescribing;
+  Out.Kind = P.Kind;
+  Out.Metadata = P.Metadata;
+  Out.Threads = P.Threads;
+  return Out;
+}
+
 uint64_t Profile::totalCount() const {
   uint64_t Total = 0;
   for (const Sample &S : Samples)

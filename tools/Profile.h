@@ -107,6 +107,10 @@ struct Profile {
   const char *unit() const { return Kind == ProfileKind::Alloc ? "bytes" : "samples"; }
 };
 
+/// A copy of P's header: everything but its frames and samples (the one
+/// place that knows what a header is, so no transform drops a field).
+Profile headerOf(const Profile &P);
+
 } // namespace spinelprof
 
 #endif // SPINELPROF_TOOLS_PROFILE_H

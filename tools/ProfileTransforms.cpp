@@ -12,15 +12,10 @@ namespace spinelprof {
 
 namespace {
 
-// Copies a profile's header (everything but the samples).
+// Copies a profile's header and frames (everything but the samples).
 Profile withoutSamples(const Profile &P) {
-  Profile Out;
-  Out.SourcePath = P.SourcePath;
-  Out.SelfDescribing = P.SelfDescribing;
-  Out.Kind = P.Kind;
-  Out.Metadata = P.Metadata;
+  Profile Out = headerOf(P);
   Out.Frames = P.Frames;
-  Out.Threads = P.Threads;
   return Out;
 }
 

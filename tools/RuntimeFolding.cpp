@@ -36,11 +36,7 @@ private:
 } // namespace
 
 Profile foldRuntimeFrames(const Profile &P) {
-  Profile Out;
-  Out.SourcePath = P.SourcePath;
-  Out.SelfDescribing = P.SelfDescribing;
-  Out.Metadata = P.Metadata;
-  Out.Threads = P.Threads;
+  Profile Out = headerOf(P);
   FrameTable Frames(Out.Frames);
   Frame GCFrame;
   GCFrame.Name = "[GC]";
