@@ -5,7 +5,10 @@
 // .symtab (else .dynsym), and build one sorted array of [start, end) ranges.
 // A function whose C name is the c_name of a descriptor in this program's
 // spinelprof_frames section is instrumented: its range answers nullptr, so
-// the shadow stack's own top frame stands. Every other function gets a
+// the shadow stack's own top frame stands; but when that descriptor is
+// flagged SPINELPROF_FLAG_PC_NAMED (a small leaf the plugin gave no push),
+// the executable's function answers that descriptor, so the leaf is named
+// with its Ruby name and kind exactly as a native leaf is. Every other function gets a
 // synthetic descriptor "[native] NAME", kind runtime, file = the object's
 // basename. A PC inside an object's executable segment but in no symbol
 // (stripped libraries: glibc's memcpy variants are not in .dynsym) gets the
@@ -36,7 +39,8 @@ namespace {
 struct NativeRange {
   uintptr_t Start;
   uintptr_t End;
-  /// Null for an instrumented function.
+  /// Null for an instrumented function; the plugin's own descriptor for a
+  /// PC-named one.
   const spinelprof_frame_descriptor *Frame;
 };
 
@@ -107,10 +111,14 @@ struct PendingRange {
   long Name;      // "[native] NAME" in the pool; -1 for instrumented
   long File;      // object basename in the pool
   uint8_t Global; // STB_GLOBAL or STB_WEAK: preferred among aliases
+  /// With Name -1: the PC-named descriptor, or null for a pushed frame.
+  const spinelprof_frame_descriptor *Own;
 };
 
 struct Builder {
-  const char **Instrumented = nullptr; // sorted c_names
+  /// The plugin's descriptors, sorted by c_name, pushed ones before
+  /// PC-named ones of the same name.
+  const spinelprof_frame_descriptor **Instrumented = nullptr;
   size_t InstrumentedCount = 0;
   Buffer InstrumentedStorage;
   Buffer Pool;      // strings
@@ -119,27 +127,41 @@ struct Builder {
   bool SeenMain = false;
 };
 
-int compareStrings(const void *A, const void *B) {
-  return strcmp(*static_cast<const char *const *>(A),
-                *static_cast<const char *const *>(B));
+bool isPcNamed(const spinelprof_frame_descriptor *D) {
+  return D->flags & SPINELPROF_FLAG_PC_NAMED;
 }
 
-bool isInstrumented(const Builder &B, const char *Name, size_t Length) {
+int compareDescriptors(const void *A, const void *B) {
+  const auto *X = *static_cast<const spinelprof_frame_descriptor *const *>(A);
+  const auto *Y = *static_cast<const spinelprof_frame_descriptor *const *>(B);
+  if (int C = strcmp(X->c_name, Y->c_name))
+    return C;
+  return int(isPcNamed(X)) - int(isPcNamed(Y));
+}
+
+/// The first descriptor whose c_name is Name[0, Length), or null.
+const spinelprof_frame_descriptor *findDescriptor(const Builder &B,
+                                                  const char *Name,
+                                                  size_t Length) {
   size_t Low = 0, High = B.InstrumentedCount;
+  // The first candidate not below Name.
   while (Low < High) {
     size_t Mid = Low + (High - Low) / 2;
-    const char *Candidate = B.Instrumented[Mid];
+    const char *Candidate = B.Instrumented[Mid]->c_name;
     int C = strncmp(Candidate, Name, Length);
     if (C == 0 && Candidate[Length] != '\0')
       C = 1; // Candidate is longer: it sorts after Name.
-    if (C == 0)
-      return true;
     if (C < 0)
       Low = Mid + 1;
     else
       High = Mid;
   }
-  return false;
+  if (Low == B.InstrumentedCount)
+    return nullptr;
+  const char *Found = B.Instrumented[Low]->c_name;
+  return strncmp(Found, Name, Length) == 0 && Found[Length] == '\0'
+             ? B.Instrumented[Low]
+             : nullptr;
 }
 
 /// The function's name without a compiler's clone suffix: `.isra.0`,
@@ -158,7 +180,7 @@ const char *pathBaseName(const char *Path) {
 /// Adds the function symbols of one ELF image (a whole file, or the vDSO in
 /// memory) loaded at Base. Every offset is checked against Size.
 void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
-                long File) {
+                long File, bool IsMain) {
   if (Size < sizeof(ElfW(Ehdr)) || memcmp(Image, ELFMAG, SELFMAG) != 0)
     return;
   const auto *Header = reinterpret_cast<const ElfW(Ehdr) *>(Image);
@@ -213,9 +235,16 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
     R->File = File;
     unsigned Binding = ELF64_ST_BIND(S.st_info);
     R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
-    if (isInstrumented(B, SymbolName, Length)) {
-      R->Name = -1;
-      continue;
+    R->Own = nullptr;
+    if (const spinelprof_frame_descriptor *D =
+            findDescriptor(B, SymbolName, Length)) {
+      // A PC-named leaf is one of the executable's own functions: a
+      // library's function of the same name stays native.
+      if (!isPcNamed(D) || IsMain) {
+        R->Name = -1;
+        R->Own = isPcNamed(D) ? D : nullptr;
+        continue;
+      }
     }
     if (Length > sizeof(Name) - sizeof(Prefix))
       Length = sizeof(Name) - sizeof(Prefix);
@@ -226,7 +255,8 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
 }
 
 /// Maps Path read-only and adds its symbols. Returns false if it could not.
-bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File) {
+bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
+                    bool IsMain) {
   int FD;
   do
     FD = open(Path, O_RDONLY | O_CLOEXEC);
@@ -240,7 +270,8 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File) {
   close(FD);
   if (Image == MAP_FAILED)
     return false;
-  addSymbols(B, static_cast<const char *>(Image), size_t(St.st_size), Base, File);
+  addSymbols(B, static_cast<const char *>(Image), size_t(St.st_size), Base, File,
+             IsMain);
   munmap(Image, size_t(St.st_size));
   return true;
 }
@@ -292,6 +323,7 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     S->End = S->Start + P.p_memsz;
     S->File = File;
     S->Global = 1;
+    S->Own = nullptr;
     char Name[300] = "[native] ";
     size_t Length = strlen(Base);
     if (Length > sizeof(Name) - 10)
@@ -311,11 +343,12 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
       addSymbols(B,
                  reinterpret_cast<const char *>(Info->dlpi_addr +
                                                 ImageLoad->p_vaddr),
-                 Size, Info->dlpi_addr, File);
+                 Size, Info->dlpi_addr, File, /*IsMain=*/false);
     }
     return 0;
   }
-  addFileSymbols(B, IsMain ? "/proc/self/exe" : Path, Info->dlpi_addr, File);
+  addFileSymbols(B, IsMain ? "/proc/self/exe" : Path, Info->dlpi_addr, File,
+                 IsMain);
   return 0;
 }
 
@@ -327,15 +360,15 @@ int compareRanges(const void *A, const void *B) {
   return 0;
 }
 
-/// Among aliases at one address, which name to show: instrumented wins
-/// (the frame is on the shadow stack already), then a global name, then
+/// Among aliases at one address, which name to show: instrumented (pushed,
+/// then PC-named) wins, then a global name, then
 /// one without a leading underscore (memcpy over __memcpy), then the
 /// shorter, then the first in byte order (stable across runs).
 bool preferOver(const PendingRange &A, const PendingRange &B, const char *Pool) {
   if ((A.Name < 0) != (B.Name < 0))
     return A.Name < 0;
   if (A.Name < 0)
-    return false;
+    return !A.Own && B.Own;
   if (A.Global != B.Global)
     return A.Global;
   const char *NA = Pool + A.Name + 9, *NB = Pool + B.Name + 9;
@@ -375,7 +408,7 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
   for (size_t I = 0; I < Kept; ++I) {
     Ranges[I].Start = P[I].Start;
     Ranges[I].End = P[I].End;
-    Ranges[I].Frame = nullptr;
+    Ranges[I].Frame = P[I].Own;
     if (P[I].Name < 0)
       continue;
     spinelprof_frame_descriptor &D = Descs[I];
@@ -399,21 +432,21 @@ int initNativeFrames() {
     return 0;
   Builder B;
 
-  // The instrumented functions' C names, sorted for binary search.
+  // The plugin's descriptors, sorted by C name for binary search.
   const spinelprof_frame_descriptor *First = __start_spinelprof_frames;
   const spinelprof_frame_descriptor *Last = __stop_spinelprof_frames;
   if (First && Last && First < Last) {
     size_t N = size_t(Last - First);
-    B.Instrumented = static_cast<const char **>(
-        B.InstrumentedStorage.grow(N * sizeof(const char *)));
+    B.Instrumented = static_cast<const spinelprof_frame_descriptor **>(
+        B.InstrumentedStorage.grow(N * sizeof(*B.Instrumented)));
     if (!B.Instrumented)
       return ENOMEM;
     for (size_t I = 0; I < N; ++I)
       if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
           First[I].c_name[0])
-        B.Instrumented[B.InstrumentedCount++] = First[I].c_name;
-    qsort(B.Instrumented, B.InstrumentedCount, sizeof(const char *),
-          compareStrings);
+        B.Instrumented[B.InstrumentedCount++] = &First[I];
+    qsort(B.Instrumented, B.InstrumentedCount, sizeof(*B.Instrumented),
+          compareDescriptors);
   }
 
   dl_iterate_phdr(addObject, &B);

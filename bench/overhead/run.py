@@ -14,8 +14,10 @@ time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
 Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
 on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
 the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
---levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
-the program's `inline` methods either), late (the pass after the -O2
+--levers adds: pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
+pushed like every other method, the default before PC-named leaves), all
+(SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for the program's
+`inline` methods either), late (the pass after the -O2
 pipeline instead of before it), le (local-exec instead of initial-exec
 TLS), notail (no pop before self tail calls), atomic (the previous
 push/pop: the depth store a release atomic, no TBAA type, and no pop
@@ -60,7 +62,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
+LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -177,6 +179,9 @@ class Bench:
             cmd = [self.clang] + common + [flag, src, self.hooks_obj(), '-lm', '-o', out]
         elif variant == 'pg':
             cmd = [self.clang] + common + ['-pg', src, '-lm', '-o', out]
+        elif variant == 'pushleaves':
+            env['SPINEL_PROFILE_LEAF_MAX_SIZE'] = '0'
+            cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
         elif variant == 'late':
             env['SPINEL_PROFILE_STAGE'] = 'late'
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
