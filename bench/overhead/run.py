@@ -420,23 +420,33 @@ class Bench:
             off, on = median(offs), median(ons)
             print('| %d | %.0f | %.0f | %.0f |' % (depth, off, on, on - off))
 
-    def compile_time(self):
+    def compile_time(self, variants):
         lines = 5000 if self.args.quick else 52000
         src = self.path('large.c')
         run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
         n_lines = sum(1 for _ in open(src))
         rounds = 1 if self.args.quick else 3
-        plain, prof = [], []
+        # With the pushleaves lever: the same compile without PC-named leaves.
+        columns = [('plain', None), ('spinel-prof cc', {})]
+        if 'pushleaves' in variants:
+            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}))
+        times = {name: [] for name, _ in columns}
         for _ in range(rounds):
-            plain.append(timed_rusage([self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')],
-                                      env=dict(self.base_env))[1])
-            prof.append(timed_rusage([self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')],
-                                     env=dict(self.base_env))[1])
-        p, q = median(plain), median(prof)
+            for name, extra in columns:
+                env = dict(self.base_env)
+                if extra is None:
+                    cmd = [self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')]
+                else:
+                    env.update(extra)
+                    cmd = [self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
+                times[name].append(timed_rusage(cmd, env=env)[1])
+        p = median(times['plain'])
         print('\n## Compile time (gen_large.py, %d lines, clang -O2 -c, CPU s, median of %d)\n' % (n_lines, rounds))
-        print('| plain | spinel-prof cc | added |')
-        print('|---|---|---|')
-        print('| %.2f | %.2f | %+.1f%% |' % (p, q, 100 * (q / p - 1)))
+        print('| ' + ' | '.join(name for name, _ in columns) + ' | ' +
+              ' | '.join('added (%s)' % name for name, _ in columns[1:]) + ' |')
+        print('|' + '---|' * (2 * len(columns) - 1))
+        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _ in columns) + ' | ' +
+              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _ in columns[1:]) + ' |')
 
     def spinel(self):
         home = os.environ.get('SPINEL_HOME')
@@ -575,7 +585,7 @@ def main():
     if 'sample' not in skip:
         b.samplebench()
     if 'compile' not in skip:
-        b.compile_time()
+        b.compile_time(variants)
     if 'spinel' not in skip:
         b.spinel()
     if 'alloc' not in skip:
