@@ -178,23 +178,25 @@ const char *pathBaseName(const char *Path) {
 }
 
 /// Adds the function symbols of one ELF image (a whole file, or the vDSO in
-/// memory) loaded at Base. Every offset is checked against Size.
-void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
+/// memory) loaded at Base. Every offset is checked against Size. Returns
+/// true when they came from a .symtab (all functions, static ones too).
+bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
                 long File, bool IsMain) {
   if (Size < sizeof(ElfW(Ehdr)) || memcmp(Image, ELFMAG, SELFMAG) != 0)
-    return;
+    return false;
   const auto *Header = reinterpret_cast<const ElfW(Ehdr) *>(Image);
   if (Header->e_ident[EI_CLASS] != ELFCLASS64 ||
       Header->e_shentsize != sizeof(ElfW(Shdr)) || Header->e_shoff == 0 ||
       Header->e_shoff > Size ||
       Header->e_shnum > (Size - Header->e_shoff) / sizeof(ElfW(Shdr)))
-    return;
+    return false;
   const auto *Sections =
       reinterpret_cast<const ElfW(Shdr) *>(Image + Header->e_shoff);
   const ElfW(Shdr) *Symbols = nullptr;
   for (unsigned I = 0; I < Header->e_shnum; ++I)
     if (Sections[I].sh_type == SHT_SYMTAB)
       Symbols = &Sections[I];
+  bool FromSymtab = Symbols != nullptr;
   if (!Symbols)
     for (unsigned I = 0; I < Header->e_shnum; ++I)
       if (Sections[I].sh_type == SHT_DYNSYM)
@@ -202,15 +204,15 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
   if (!Symbols || Symbols->sh_link >= Header->e_shnum ||
       Symbols->sh_entsize != sizeof(ElfW(Sym)) || Symbols->sh_offset > Size ||
       Symbols->sh_size > Size - Symbols->sh_offset)
-    return;
+    return false;
   const ElfW(Shdr) &Strings = Sections[Symbols->sh_link];
   if (Strings.sh_offset > Size || Strings.sh_size > Size - Strings.sh_offset ||
       Strings.sh_size == 0)
-    return;
+    return false;
   const char *StringData = Image + Strings.sh_offset;
   // The string table must end in a NUL for strchr/strlen to stay inside.
   if (StringData[Strings.sh_size - 1] != '\0')
-    return;
+    return false;
   const auto *Syms =
       reinterpret_cast<const ElfW(Sym) *>(Image + Symbols->sh_offset);
   size_t Count = Symbols->sh_size / sizeof(ElfW(Sym));
@@ -229,7 +231,7 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
       continue;
     auto *R = static_cast<PendingRange *>(B.Functions.grow(sizeof(PendingRange)));
     if (!R)
-      return;
+      return false;
     R->Start = Base + S.st_value;
     R->End = R->Start + S.st_size;
     R->File = File;
@@ -252,9 +254,11 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
     memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
     R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
   }
+  return FromSymtab;
 }
 
-/// Maps Path read-only and adds its symbols. Returns false if it could not.
+/// Maps Path read-only and adds its symbols. Returns true when they came
+/// from a .symtab; false for a stripped file or one it could not read.
 bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
                     bool IsMain) {
   int FD;
@@ -270,10 +274,10 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
   close(FD);
   if (Image == MAP_FAILED)
     return false;
-  addSymbols(B, static_cast<const char *>(Image), size_t(St.st_size), Base, File,
-             IsMain);
+  bool FromSymtab = addSymbols(B, static_cast<const char *>(Image),
+                               size_t(St.st_size), Base, File, IsMain);
   munmap(Image, size_t(St.st_size));
-  return true;
+  return FromSymtab;
 }
 
 int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
@@ -304,6 +308,7 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     return 1;
 
   // The executable segments: the fallback for code no symbol covers.
+  size_t SegmentsBefore = B.Segments.Size;
   const ElfW(Phdr) *ImageLoad = nullptr;
   size_t ImageEnd = 0;
   for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
@@ -347,8 +352,14 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     }
     return 0;
   }
-  addFileSymbols(B, IsMain ? "/proc/self/exe" : Path, Info->dlpi_addr, File,
-                 IsMain);
+  bool FromSymtab = addFileSymbols(B, IsMain ? "/proc/self/exe" : Path,
+                                   Info->dlpi_addr, File, IsMain);
+  // A stripped executable has no symbols for its instrumented functions:
+  // its segment would name every sample in them "[native] <program>". Let
+  // the shadow stack stand there instead (a PC-named leaf's time then goes
+  // to its caller).
+  if (IsMain && !FromSymtab && B.InstrumentedCount)
+    B.Segments.Size = SegmentsBefore;
   return 0;
 }
 

@@ -10,7 +10,8 @@
 //   -O0 nothing is inlined and it is Mixer#spin's leaf;
 // - a clone suffix on the symbol (`.constprop.0`, as an optimizer renames a
 //   specialised copy) still matches the descriptor's C name;
-// - the report and the flamegraph show the names too.
+// - the report and the flamegraph show the names too;
+// - stripped, the leaves lose their names, and nothing else changes.
 // A broken lookup would put the leaves' samples on their callers
 // (Mixer#run, Object#apply), or show "[native] sp_Mixer_mix".
 //
@@ -39,6 +40,17 @@
 // RUN: llvm-nm %t/app-clone | FileCheck %s --check-prefix=NM
 // RUN: env SPINEL_PROFILE=%t/clone.folded SPINEL_PROFILE_QUIET=1 %t/app-clone | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_stacks.py %t/clone.folded --rules %s
+//
+// A stripped executable: no symbols for its static functions, so the leaves
+// lose their names (their time goes to their callers), and no sample in the
+// program's own code is named "[native] app-stripped".
+// RUN: llvm-strip -o %t/app-stripped %t/app-O2
+// RUN: env SPINEL_PROFILE=%t/stripped.folded SPINEL_PROFILE_QUIET=1 %t/app-stripped | FileCheck %s --check-prefix=OUT
+// RUN: %python %inputs/check_stacks.py %t/stripped.folded --rules %s --prefix STRIPPED
+// STRIPPED-SAMPLES: >= 50
+// STRIPPED-PATH: <main>;Mixer#run >= 12%
+// STRIPPED-NEVER: Mixer#mix
+// STRIPPED-NEVER: [native] app-stripped
 //
 // Normally Mixer#mix has 20-30% of the samples, proc 1 10-20%, Mixer#spin
 // (with Mixer#twist) the rest; the bounds only have to tell that apart from
