@@ -84,6 +84,10 @@ BodyShape measure(const Function &F) {
   return Shape;
 }
 
+/// The IR instructions (as counted before mem2reg) up to which a local
+/// function that is not `inline` is still sure to be inlined at -O2.
+constexpr unsigned TinyCalleeSize = 8;
+
 /// Adds \p F's size, and that of the inline leaves it calls, to \p Size;
 /// false as soon as it calls anything else or the total exceeds \p MaxSize.
 /// \p Depth bounds the walk (and breaks cycles of inline functions).
@@ -107,13 +111,18 @@ bool addLeafSize(const Function &F, unsigned MaxSize, unsigned Depth,
       const Function *Callee = Call->getCalledFunction();
       if (Callee && Callee->isIntrinsic())
         continue;
-      // Only a callee that disappears into this body at -O2 (inline, and
-      // no frame of its own) keeps this a leaf; at -O0 nothing is inline.
+      // Only a callee that disappears into this body at -O2 (no frame of
+      // its own, and `inline` or a tiny local function such as Spinel's
+      // `static void sp_gc_cleanup(int *p)`, the SP_GC_SAVE cleanup of
+      // every method) keeps this a leaf; at -O0 every function is noinline.
       if (!Callee || Callee == &F || Depth == 0 || !isInstrumentable(*Callee) ||
-          !Callee->hasFnAttribute(Attribute::InlineHint) ||
           Callee->hasFnAttribute(Attribute::NoInline) ||
           Callee->hasFnAttribute(Attribute::OptimizeNone) ||
           Callee->isInterposable())
+        return false;
+      if (!Callee->hasFnAttribute(Attribute::InlineHint) &&
+          !(Callee->hasLocalLinkage() &&
+            Callee->getInstructionCount() <= TinyCalleeSize))
         return false;
       if (!getDefinitionSite(*Callee).IsProgramOwn &&
           keepsFrame(classifyFrame(*Callee, ClHelperMinSize)))

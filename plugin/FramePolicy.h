@@ -87,10 +87,11 @@ inline constexpr unsigned DefaultLeafMaxSize = 64;
 
 /// True when \p F, one of the program's own functions, is a small leaf for
 /// the default policy: it has no loop and calls nothing but intrinsics and
-/// `inline` functions that get no push of their own and are such leaves
-/// themselves (runtime helpers such as sp_str_getbyte, the program's
-/// one-line accessors), and with those callees it has at most \p MaxSize IR
-/// instructions. Such a
+/// functions that get no push of their own, are such leaves themselves and
+/// are sure to be inlined at -O2 (`inline`, or local with at most 8 IR
+/// instructions): runtime helpers such as sp_str_getbyte and Spinel's
+/// sp_gc_cleanup, the program's one-line accessors; and with those callees
+/// it has at most \p MaxSize IR instructions. Such a
 /// function is on top of the stack exactly when the program counter is in
 /// it (or, inlined, in its caller's code).
 bool isSmallLeaf(const llvm::Function &F,

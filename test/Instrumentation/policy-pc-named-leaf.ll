@@ -10,6 +10,8 @@
 ; CHECK-DAG: @__spinelprof_desc.sp_Foo_x = private constant {{.*}} { i32 1, i32 0, i32 0, i32 4,
 ; CHECK-DAG: @__spinelprof_desc.sp_Foo_peek = private constant {{.*}} { i32 1, i32 0, i32 0, i32 4,
 ; CHECK-DAG: @__spinelprof_desc._sp_proc_fn_1 = private constant {{.*}} { i32 1, i32 1, i32 0, i32 4,
+; CHECK-DAG: @__spinelprof_desc.sp_Foo_set_x = private constant {{.*}} { i32 1, i32 0, i32 0, i32 4,
+; CHECK-DAG: @__spinelprof_desc.sp_Foo_set_y = private constant {{.*}} { i32 1, i32 0, i32 0, i32 0,
 ; CHECK-DAG: @__spinelprof_desc.sp_Foo_sum = private constant {{.*}} { i32 1, i32 0, i32 0, i32 0,
 ; CHECK-DAG: @__spinelprof_desc.sp_Foo_puts = private constant {{.*}} { i32 1, i32 0, i32 0, i32 0,
 ; CHECK-DAG: @__spinelprof_desc.sp_Foo_big = private constant {{.*}} { i32 1, i32 0, i32 0, i32 4,
@@ -23,6 +25,14 @@
 ; CHECK-SAME:    #[[PCNAMED:[0-9]+]] {
 ; CHECK-NEXT:    %v = load i64, ptr %self
 ; CHECK-NEXT:    ret i64 %v
+; Calls a tiny local function that is not inline (Spinel's SP_GC_SAVE
+; cleanup, sp_gc_cleanup), which -O2 always inlines: a leaf.
+; CHECK-LABEL: define void @sp_Foo_set_x(
+; CHECK-SAME:    #[[PCNAMED]] {
+; The same call to a copy that is not local (it could be interposed, and
+; is not sure to be inlined): a push.
+; CHECK-LABEL: define void @sp_Foo_set_y(
+; CHECK:         store volatile ptr @__spinelprof_desc.sp_Foo_set_y
 ; Calls an inline leaf only (its helper, inlined at -O2): a leaf too.
 ; CHECK-LABEL: define i64 @sp_Foo_peek(
 ; CHECK-SAME:    #[[PCNAMED]] {
@@ -83,6 +93,38 @@ define internal i64 @sp_str_getbyte(ptr %s, i64 %i) #0 {
   %b = load i8, ptr %p
   %w = zext i8 %b to i64
   ret i64 %w
+}
+
+@sp_gc_nroots = global i32 0
+
+define internal void @sp_gc_cleanup(ptr %p) {
+  %n = load i32, ptr %p
+  store i32 %n, ptr @sp_gc_nroots
+  ret void
+}
+
+define void @sp_gc_cleanup_extern(ptr %p) {
+  %n = load i32, ptr %p
+  store i32 %n, ptr @sp_gc_nroots
+  ret void
+}
+
+define void @sp_Foo_set_x(ptr %self, i64 %v) {
+  %saved = alloca i32
+  %n = load i32, ptr @sp_gc_nroots
+  store i32 %n, ptr %saved
+  store i64 %v, ptr %self
+  call void @sp_gc_cleanup(ptr %saved)
+  ret void
+}
+
+define void @sp_Foo_set_y(ptr %self, i64 %v) {
+  %saved = alloca i32
+  %n = load i32, ptr @sp_gc_nroots
+  store i32 %n, ptr %saved
+  store i64 %v, ptr %self
+  call void @sp_gc_cleanup_extern(ptr %saved)
+  ret void
 }
 
 define i64 @sp_Foo_peek(ptr %self) {
