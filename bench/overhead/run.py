@@ -448,7 +448,7 @@ class Bench:
         print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _ in columns) + ' | ' +
               ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _ in columns[1:]) + ' |')
 
-    def spinel(self):
+    def spinel(self, variants):
         home = os.environ.get('SPINEL_HOME')
         spinel = os.path.join(home, 'spinel') if home else None
         if not spinel or not os.path.isfile(spinel):
@@ -463,24 +463,31 @@ class Bench:
             if not os.path.exists(rb):
                 continue
             ok = True
-            for v, cc in (('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)):
+            builds = [('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)]
+            if 'pushleaves' in variants:
+                builds.append(('pushleaves', '%s cc' % self.tool))
+            for v, cc in builds:
                 out = self.path('spinel', '%s.%s' % (name, v))
                 if cc is None:
                     cc = '%s -finstrument-functions %s' % (self.clang, self.hooks_obj())
+                env = dict(self.base_env)
+                if v == 'pushleaves':
+                    env['SPINEL_PROFILE_LEAF_MAX_SIZE'] = '0'
                 r = subprocess.run([spinel, rb, '-o', out, '--cc=' + cc], cwd=self.path('spinel'),
-                                   env=dict(self.base_env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 if r.returncode != 0:
                     log('spinel: %s (%s) did not build: %s' % (name, v, r.stderr.decode()[-300:]))
                     ok = False
                     break
             if ok:
                 progs.append(name)
-        variants = ['plain', 'off', 'on', 'finstr']
+        spinel_variants = ['plain', 'off', 'on', 'finstr'] + (['pushleaves'] if 'pushleaves' in variants else [])
+        variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
         rounds = 1 if self.args.quick else self.args.rounds
         for rnd in range(rounds):
             for p in progs:
-                order = variants[rnd % 4:] + variants[:rnd % 4]
+                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
                     exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
                     w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
@@ -587,7 +594,7 @@ def main():
     if 'compile' not in skip:
         b.compile_time(variants)
     if 'spinel' not in skip:
-        b.spinel()
+        b.spinel(variants)
     if 'alloc' not in skip:
         b.alloc()
     print('\n(took %.0f s)' % (time.time() - started))
