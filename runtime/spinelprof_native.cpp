@@ -122,12 +122,22 @@ struct Builder {
   /// PC-named ones of the same name.
   const spinelprof_frame_descriptor **Instrumented = nullptr;
   size_t InstrumentedCount = 0;
+  /// Bit (first byte << 8 | second byte) is set when some c_name starts
+  /// so: most of libc's thousands of names are rejected without a search.
+  uint64_t Prefixes[65536 / 64] = {};
   Buffer InstrumentedStorage;
   Buffer Pool;      // strings
   Buffer Functions; // PendingRange
   Buffer Segments;  // PendingRange
   bool SeenMain = false;
 };
+
+/// The first two bytes of Name[0, Length), Length >= 1 (the second is 0
+/// for a one-byte name).
+unsigned prefixOf(const char *Name, size_t Length) {
+  return unsigned(uint8_t(Name[0])) << 8 |
+         (Length > 1 ? unsigned(uint8_t(Name[1])) : 0u);
+}
 
 bool isPcNamed(const spinelprof_frame_descriptor *D) {
   return D->flags & SPINELPROF_FLAG_PC_NAMED;
@@ -145,6 +155,9 @@ int compareDescriptors(const void *A, const void *B) {
 const spinelprof_frame_descriptor *findDescriptor(const Builder &B,
                                                   const char *Name,
                                                   size_t Length) {
+  unsigned Prefix = prefixOf(Name, Length);
+  if (!(B.Prefixes[Prefix / 64] >> (Prefix % 64) & 1))
+    return nullptr;
   size_t Low = 0, High = B.InstrumentedCount;
   // The first candidate not below Name.
   while (Low < High) {
@@ -453,8 +466,12 @@ int initNativeFrames() {
       return ENOMEM;
     for (size_t I = 0; I < N; ++I)
       if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
-          First[I].c_name[0])
+          First[I].c_name[0]) {
         B.Instrumented[B.InstrumentedCount++] = &First[I];
+        unsigned Prefix =
+            prefixOf(First[I].c_name, strlen(First[I].c_name));
+        B.Prefixes[Prefix / 64] |= uint64_t(1) << (Prefix % 64);
+      }
     qsort(B.Instrumented, B.InstrumentedCount, sizeof(*B.Instrumented),
           compareDescriptors);
   }
