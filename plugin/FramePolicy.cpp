@@ -9,6 +9,12 @@
 // functions always keep their frame, the helpers only when they are big
 // enough to matter on their own. docs/performance.md has the measurements.
 //
+// A push costs a small leaf (an accessor, `Parser#peek`) as much as its
+// body, and a leaf needs none: nothing runs above it, so it is on top of
+// the stack exactly when the program counter is in it. Such leaves keep
+// their descriptor, flagged, and the runtime names samples by the PC
+// (runtime/spinelprof_native.cpp), as it names native code.
+//
 //===----------------------------------------------------------------------===//
 
 #include "FramePolicy.h"
@@ -16,6 +22,7 @@
 #include "SpinelNames.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -24,6 +31,13 @@
 #include <cstdlib>
 
 using namespace llvm;
+
+static cl::opt<unsigned> ClLeafMaxSize(
+    "spinelprof-leaf-max-size", cl::init(spinelprof::DefaultLeafMaxSize),
+    cl::desc("Under the default frame policy, the IR instructions up to which "
+             "a leaf of the program's own (with the inline helpers it calls) "
+             "is named by the program counter instead of pushed; 0 turns "
+             "PC-named leaves off; also SPINEL_PROFILE_LEAF_MAX_SIZE"));
 
 static cl::opt<unsigned> ClHelperMinSize(
     "spinelprof-helper-min-size", cl::init(spinelprof::DefaultHelperMinSize),
@@ -70,7 +84,63 @@ BodyShape measure(const Function &F) {
   return Shape;
 }
 
+/// The IR instructions (as counted before mem2reg) up to which a local
+/// function that is not `inline` is still sure to be inlined at -O2.
+constexpr unsigned TinyCalleeSize = 8;
+
+/// Adds \p F's size, and that of the inline leaves it calls, to \p Size;
+/// false as soon as it calls anything else or the total exceeds \p MaxSize.
+/// \p Depth bounds the walk (and breaks cycles of inline functions).
+bool addLeafSize(const Function &F, unsigned MaxSize, unsigned Depth,
+                 unsigned &Size) {
+  // A loop is where a function's time goes, and a push is paid once for
+  // all its iterations: a leaf with one keeps its frame.
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
+  FindFunctionBackedges(F, BackEdges);
+  if (!BackEdges.empty())
+    return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (isa<DbgInfoIntrinsic>(I))
+        continue;
+      if (++Size > MaxSize)
+        return false;
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call)
+        continue;
+      const Function *Callee = Call->getCalledFunction();
+      if (Callee && Callee->isIntrinsic())
+        continue;
+      // Only a callee that disappears into this body at -O2 (no frame of
+      // its own, and `inline` or a tiny local function such as Spinel's
+      // `static void sp_gc_cleanup(int *p)`, the SP_GC_SAVE cleanup of
+      // every method) keeps this a leaf; at -O0 every function is noinline.
+      if (!Callee || Callee == &F || Depth == 0 || !isInstrumentable(*Callee) ||
+          Callee->hasFnAttribute(Attribute::NoInline) ||
+          Callee->hasFnAttribute(Attribute::OptimizeNone) ||
+          Callee->isInterposable())
+        return false;
+      if (!Callee->hasFnAttribute(Attribute::InlineHint) &&
+          !(Callee->hasLocalLinkage() &&
+            Callee->getInstructionCount() <= TinyCalleeSize))
+        return false;
+      if (!getDefinitionSite(*Callee).IsProgramOwn &&
+          keepsFrame(classifyFrame(*Callee, ClHelperMinSize)))
+        return false;
+      if (!addLeafSize(*Callee, MaxSize, Depth - 1, Size))
+        return false;
+    }
+  return true;
+}
+
 } // namespace
+
+bool isSmallLeaf(const Function &F, unsigned MaxSize) {
+  if (MaxSize == 0 || F.getName() == "main")
+    return false;
+  unsigned Size = 0;
+  return addLeafSize(F, MaxSize, /*Depth=*/3, Size);
+}
 
 bool isInstrumentable(const Function &F) {
   if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
@@ -80,7 +150,7 @@ bool isInstrumentable(const Function &F) {
     return false;
   if (F.getName().starts_with("__spinelprof"))
     return false;
-  return !F.hasFnAttribute(InstrumentedAttr);
+  return !F.hasFnAttribute(InstrumentedAttr) && !F.hasFnAttribute(PcNamedAttr);
 }
 
 FrameReason classifyFrame(const Function &F, unsigned HelperMinSize) {
@@ -133,6 +203,15 @@ Expected<FramePolicy> FramePolicy::create(const FramePolicyOptions &Options) {
     return Exclude.takeError();
   Policy.Include = std::move(*Include);
   Policy.Exclude = std::move(*Exclude);
+  Policy.LeafMaxSize = ClLeafMaxSize;
+  if (const char *Env = std::getenv("SPINEL_PROFILE_LEAF_MAX_SIZE");
+      Env && !ClLeafMaxSize.getNumOccurrences())
+    if (StringRef(Env).getAsInteger(10, Policy.LeafMaxSize))
+      return createStringError(
+          inconvertibleErrorCode(),
+          Twine("spinelprof: invalid leaf size '") + Env +
+              "' in SPINEL_PROFILE_LEAF_MAX_SIZE: expected a number of IR "
+              "instructions (0: no PC-named leaves)");
   StringRef Frames = Options.Frames.Value;
   if (Frames == "all")
     Policy.AllFrames = true;
@@ -147,20 +226,24 @@ Expected<FramePolicy> FramePolicy::create(const FramePolicyOptions &Options) {
   return Policy;
 }
 
-bool FramePolicy::wantsFrame(const Function &F) const {
+FrameChoice FramePolicy::choose(const Function &F) const {
   if (!isInstrumentable(F))
-    return false;
+    return FrameChoice::None;
   StringRef Name = F.getName();
   if (Exclude && Exclude->match(Name))
-    return false;
+    return FrameChoice::None;
   if (Include)
-    return Include->match(Name);
+    return Include->match(Name) ? FrameChoice::Push : FrameChoice::None;
   if (AllFrames)
-    return true;
+    return FrameChoice::Push;
   FrameReason Reason = classifyFrame(F, ClHelperMinSize);
+  if ((Reason == FrameReason::ProgramOwn ||
+       Reason == FrameReason::TrivialMethod) &&
+      isSmallLeaf(F, LeafMaxSize))
+    return FrameChoice::PcNamed;
   if (Lean && Reason == FrameReason::TrivialMethod)
-    return false;
-  return keepsFrame(Reason);
+    return FrameChoice::None;
+  return keepsFrame(Reason) ? FrameChoice::Push : FrameChoice::None;
 }
 
 } // namespace spinelprof

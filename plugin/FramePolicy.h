@@ -28,6 +28,10 @@ namespace spinelprof {
 /// that running the pass again changes nothing.
 inline constexpr const char InstrumentedAttr[] = "spinelprof-instrumented";
 
+/// The string function attribute that marks a PC-named leaf: it has its
+/// descriptor (flag SPINELPROF_FLAG_PC_NAMED) but no push or pop.
+inline constexpr const char PcNamedAttr[] = "spinelprof-pc-named";
+
 /// An option's value and where it came from, for error messages.
 struct OptionValue {
   std::string Value;
@@ -45,10 +49,10 @@ struct FramePolicyOptions {
 
 /// True when \p F can carry a frame at all: it has a body here (not a
 /// declaration or available_externally), is not naked, is not spinelprof's
-/// own (`__spinelprof*`) and is not instrumented already.
+/// own (`__spinelprof*`) and is not instrumented (or PC-named) already.
 bool isInstrumentable(const llvm::Function &F);
 
-/// Why the default policy keeps or drops a function (see wantsFrame).
+/// Why the default policy keeps or drops a function (see choose).
 enum class FrameReason {
   ProgramOwn,      ///< kept: defined in the program's .c or a .rb file
   TrivialMethod,   ///< kept, but dropped by `lean`: the program's own and
@@ -76,6 +80,31 @@ FrameReason classifyFrame(const llvm::Function &F,
 /// True for the reasons that keep a frame.
 bool keepsFrame(FrameReason Reason);
 
+/// The IR instructions (debug intrinsics aside, counted like HelperMinSize,
+/// before mem2reg) up to which a leaf of the program's own, together with
+/// the inline helpers it calls, is PC-named by default instead of pushed.
+inline constexpr unsigned DefaultLeafMaxSize = 64;
+
+/// True when \p F, one of the program's own functions, is a small leaf for
+/// the default policy: it has no loop and calls nothing but intrinsics and
+/// functions that get no push of their own, are such leaves themselves and
+/// are sure to be inlined at -O2 (`inline`, or local with at most 8 IR
+/// instructions): runtime helpers such as sp_str_getbyte and Spinel's
+/// sp_gc_cleanup, the program's one-line accessors; and with those callees
+/// it has at most \p MaxSize IR instructions. Such a
+/// function is on top of the stack exactly when the program counter is in
+/// it (or, inlined, in its caller's code).
+bool isSmallLeaf(const llvm::Function &F,
+                 unsigned MaxSize = DefaultLeafMaxSize);
+
+/// What the policy does with a function.
+enum class FrameChoice {
+  None,    ///< no frame: its time is its caller's self time
+  Push,    ///< a push and pop of its descriptor
+  PcNamed, ///< no push or pop, a descriptor flagged SPINELPROF_FLAG_PC_NAMED:
+           ///< the runtime names samples whose PC is in it
+};
+
 /// True when SPINEL_PROFILE_STAGE=late asks for instrumentation at the end
 /// of the optimization pipeline (after inlining: only the functions that
 /// survive as functions get a frame) instead of at its start. An experiment
@@ -86,18 +115,20 @@ bool instrumentsAfterOptimization();
 ///
 /// `Frames=default`: every function of the program's own source (its .c,
 /// or a .rb named by #line) — user methods, blocks, procs, lambdas, fiber
-/// bodies, main — and the GC's functions that call something or are big
+/// bodies, main — a push, except small leaves (isSmallLeaf), which are
+/// PC-named; and the GC's functions that call something or are big
 /// (sp_gc_collect, sp_gc_mark, *_gc_scan, ...); of the runtime helpers
 /// defined in headers, those of DefaultHelperMinSize IR instructions or
 /// more, and the smaller ones that are not `inline` and call a function.
 /// `Frames=lean`: the default without the program's own `inline` functions
-/// (Spinel marks a method `static inline` when its body is at most three
-/// statements without yield or self-recursion: accessors, operators).
-/// `Frames=all`: every instrumentable function.
+/// that are not small leaves (Spinel marks a method `static inline` when its
+/// body is at most three statements without yield or self-recursion:
+/// accessors, operators).
+/// `Frames=all`: a push for every instrumentable function (no PC-naming).
 ///
 /// Include and exclude are POSIX extended regular expressions that must
 /// match the whole C name: with an include pattern exactly the matching
-/// functions get a frame (whatever Frames says), and exclude wins over
+/// functions get a push (whatever Frames says), and exclude wins over
 /// include and over Frames.
 class FramePolicy {
 public:
@@ -105,14 +136,16 @@ public:
   /// its option.
   static llvm::Expected<FramePolicy> create(const FramePolicyOptions &Options);
 
-  /// True when \p F is instrumentable and the options select it.
-  bool wantsFrame(const llvm::Function &F) const;
+  /// What \p F gets: None unless it is instrumentable and the options
+  /// select it.
+  FrameChoice choose(const llvm::Function &F) const;
 
 private:
   std::unique_ptr<llvm::Regex> Include;
   std::unique_ptr<llvm::Regex> Exclude;
   bool AllFrames = false;
   bool Lean = false;
+  unsigned LeafMaxSize = DefaultLeafMaxSize;
 };
 
 } // namespace spinelprof

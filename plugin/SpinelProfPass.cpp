@@ -247,7 +247,7 @@ public:
 
 private:
   void instrument(Function &F);
-  GlobalVariable *createDescriptor(Function &F);
+  GlobalVariable *createDescriptor(Function &F, uint32_t Flags = 0);
   Constant *getString(StringRef S);
   Value *getShadowStack();
   Value *getStackOffset();
@@ -306,16 +306,29 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
 }
 
 bool ShadowStackInstrumenter::run() {
-  SmallVector<Function *, 64> Selected;
+  SmallVector<Function *, 64> Selected, PcNamed;
   for (Function &F : M)
-    if (Policy.wantsFrame(F))
+    switch (Policy.choose(F)) {
+    case FrameChoice::Push:
       Selected.push_back(&F);
-  if (Selected.empty())
+      break;
+    case FrameChoice::PcNamed:
+      PcNamed.push_back(&F);
+      break;
+    case FrameChoice::None:
+      break;
+    }
+  if (Selected.empty() && PcNamed.empty())
     return false;
-  if (!getShadowStack() || !getStackOffset())
+  if (!Selected.empty() && (!getShadowStack() || !getStackOffset()))
     return false;
   for (Function *F : Selected)
     instrument(*F);
+  // A PC-named leaf: only its descriptor, which the runtime finds by name.
+  for (Function *F : PcNamed) {
+    createDescriptor(*F, SPINELPROF_FLAG_PC_NAMED);
+    F->addFnAttr(PcNamedAttr);
+  }
   // Nothing in the IR reads a descriptor the optimizer could see; keep them
   // for the runtime's walk over the section.
   appendToCompilerUsed(M, Descriptors);
@@ -367,7 +380,8 @@ Value *ShadowStackInstrumenter::getStackOffset() {
 
 Constant *ShadowStackInstrumenter::getString(StringRef S) { return Strings.get(S); }
 
-GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
+GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F,
+                                                          uint32_t Flags) {
   StringRef CName = F.getName();
   DefinitionSite Site = getDefinitionSite(F);
   FrameIdentity Frame = identifyFrame(CName, Site.IsProgramOwn);
@@ -387,7 +401,7 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
       ConstantInt::get(Int32Ty, AbiVersion),
       ConstantInt::get(Int32Ty, Frame.Kind),
       ConstantInt::get(Int32Ty, Site.Line),
-      ConstantInt::get(Int32Ty, 0), // flags: reserved
+      ConstantInt::get(Int32Ty, Flags),
       getString(Frame.DisplayName),
       getString(CName),
       getString(Site.File),

@@ -5,7 +5,10 @@
 // .symtab (else .dynsym), and build one sorted array of [start, end) ranges.
 // A function whose C name is the c_name of a descriptor in this program's
 // spinelprof_frames section is instrumented: its range answers nullptr, so
-// the shadow stack's own top frame stands. Every other function gets a
+// the shadow stack's own top frame stands; but when that descriptor is
+// flagged SPINELPROF_FLAG_PC_NAMED (a small leaf the plugin gave no push),
+// the executable's function answers that descriptor, so the leaf is named
+// with its Ruby name and kind exactly as a native leaf is. Every other function gets a
 // synthetic descriptor "[native] NAME", kind runtime, file = the object's
 // basename. A PC inside an object's executable segment but in no symbol
 // (stripped libraries: glibc's memcpy variants are not in .dynsym) gets the
@@ -17,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_native.h"
+
+#include <algorithm>
 
 #include <elf.h>
 #include <errno.h>
@@ -36,7 +41,8 @@ namespace {
 struct NativeRange {
   uintptr_t Start;
   uintptr_t End;
-  /// Null for an instrumented function.
+  /// Null for an instrumented function; the plugin's own descriptor for a
+  /// PC-named one.
   const spinelprof_frame_descriptor *Frame;
 };
 
@@ -107,11 +113,18 @@ struct PendingRange {
   long Name;      // "[native] NAME" in the pool; -1 for instrumented
   long File;      // object basename in the pool
   uint8_t Global; // STB_GLOBAL or STB_WEAK: preferred among aliases
+  /// With Name -1: the PC-named descriptor, or null for a pushed frame.
+  const spinelprof_frame_descriptor *Own;
 };
 
 struct Builder {
-  const char **Instrumented = nullptr; // sorted c_names
+  /// The plugin's descriptors, sorted by c_name, pushed ones before
+  /// PC-named ones of the same name.
+  const spinelprof_frame_descriptor **Instrumented = nullptr;
   size_t InstrumentedCount = 0;
+  /// Bit (first byte << 8 | second byte) is set when some c_name starts
+  /// so: most of libc's thousands of names are rejected without a search.
+  uint64_t Prefixes[65536 / 64] = {};
   Buffer InstrumentedStorage;
   Buffer Pool;      // strings
   Buffer Functions; // PendingRange
@@ -119,27 +132,51 @@ struct Builder {
   bool SeenMain = false;
 };
 
-int compareStrings(const void *A, const void *B) {
-  return strcmp(*static_cast<const char *const *>(A),
-                *static_cast<const char *const *>(B));
+/// The first two bytes of Name[0, Length), Length >= 1 (the second is 0
+/// for a one-byte name).
+unsigned prefixOf(const char *Name, size_t Length) {
+  return unsigned(uint8_t(Name[0])) << 8 |
+         (Length > 1 ? unsigned(uint8_t(Name[1])) : 0u);
 }
 
-bool isInstrumented(const Builder &B, const char *Name, size_t Length) {
+bool isPcNamed(const spinelprof_frame_descriptor *D) {
+  return D->flags & SPINELPROF_FLAG_PC_NAMED;
+}
+
+int compareDescriptors(const void *A, const void *B) {
+  const auto *X = *static_cast<const spinelprof_frame_descriptor *const *>(A);
+  const auto *Y = *static_cast<const spinelprof_frame_descriptor *const *>(B);
+  if (int C = strcmp(X->c_name, Y->c_name))
+    return C;
+  return int(isPcNamed(X)) - int(isPcNamed(Y));
+}
+
+/// The first descriptor whose c_name is Name[0, Length), or null.
+const spinelprof_frame_descriptor *findDescriptor(const Builder &B,
+                                                  const char *Name,
+                                                  size_t Length) {
+  unsigned Prefix = prefixOf(Name, Length);
+  if (!(B.Prefixes[Prefix / 64] >> (Prefix % 64) & 1))
+    return nullptr;
   size_t Low = 0, High = B.InstrumentedCount;
+  // The first candidate not below Name.
   while (Low < High) {
     size_t Mid = Low + (High - Low) / 2;
-    const char *Candidate = B.Instrumented[Mid];
+    const char *Candidate = B.Instrumented[Mid]->c_name;
     int C = strncmp(Candidate, Name, Length);
     if (C == 0 && Candidate[Length] != '\0')
       C = 1; // Candidate is longer: it sorts after Name.
-    if (C == 0)
-      return true;
     if (C < 0)
       Low = Mid + 1;
     else
       High = Mid;
   }
-  return false;
+  if (Low == B.InstrumentedCount)
+    return nullptr;
+  const char *Found = B.Instrumented[Low]->c_name;
+  return strncmp(Found, Name, Length) == 0 && Found[Length] == '\0'
+             ? B.Instrumented[Low]
+             : nullptr;
 }
 
 /// The function's name without a compiler's clone suffix: `.isra.0`,
@@ -156,23 +193,25 @@ const char *pathBaseName(const char *Path) {
 }
 
 /// Adds the function symbols of one ELF image (a whole file, or the vDSO in
-/// memory) loaded at Base. Every offset is checked against Size.
-void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
-                long File) {
+/// memory) loaded at Base. Every offset is checked against Size. Returns
+/// true when they came from a .symtab (all functions, static ones too).
+bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
+                long File, bool IsMain) {
   if (Size < sizeof(ElfW(Ehdr)) || memcmp(Image, ELFMAG, SELFMAG) != 0)
-    return;
+    return false;
   const auto *Header = reinterpret_cast<const ElfW(Ehdr) *>(Image);
   if (Header->e_ident[EI_CLASS] != ELFCLASS64 ||
       Header->e_shentsize != sizeof(ElfW(Shdr)) || Header->e_shoff == 0 ||
       Header->e_shoff > Size ||
       Header->e_shnum > (Size - Header->e_shoff) / sizeof(ElfW(Shdr)))
-    return;
+    return false;
   const auto *Sections =
       reinterpret_cast<const ElfW(Shdr) *>(Image + Header->e_shoff);
   const ElfW(Shdr) *Symbols = nullptr;
   for (unsigned I = 0; I < Header->e_shnum; ++I)
     if (Sections[I].sh_type == SHT_SYMTAB)
       Symbols = &Sections[I];
+  bool FromSymtab = Symbols != nullptr;
   if (!Symbols)
     for (unsigned I = 0; I < Header->e_shnum; ++I)
       if (Sections[I].sh_type == SHT_DYNSYM)
@@ -180,15 +219,15 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
   if (!Symbols || Symbols->sh_link >= Header->e_shnum ||
       Symbols->sh_entsize != sizeof(ElfW(Sym)) || Symbols->sh_offset > Size ||
       Symbols->sh_size > Size - Symbols->sh_offset)
-    return;
+    return false;
   const ElfW(Shdr) &Strings = Sections[Symbols->sh_link];
   if (Strings.sh_offset > Size || Strings.sh_size > Size - Strings.sh_offset ||
       Strings.sh_size == 0)
-    return;
+    return false;
   const char *StringData = Image + Strings.sh_offset;
   // The string table must end in a NUL for strchr/strlen to stay inside.
   if (StringData[Strings.sh_size - 1] != '\0')
-    return;
+    return false;
   const auto *Syms =
       reinterpret_cast<const ElfW(Sym) *>(Image + Symbols->sh_offset);
   size_t Count = Symbols->sh_size / sizeof(ElfW(Sym));
@@ -207,15 +246,22 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
       continue;
     auto *R = static_cast<PendingRange *>(B.Functions.grow(sizeof(PendingRange)));
     if (!R)
-      return;
+      return false;
     R->Start = Base + S.st_value;
     R->End = R->Start + S.st_size;
     R->File = File;
     unsigned Binding = ELF64_ST_BIND(S.st_info);
     R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
-    if (isInstrumented(B, SymbolName, Length)) {
-      R->Name = -1;
-      continue;
+    R->Own = nullptr;
+    if (const spinelprof_frame_descriptor *D =
+            findDescriptor(B, SymbolName, Length)) {
+      // A PC-named leaf is one of the executable's own functions: a
+      // library's function of the same name stays native.
+      if (!isPcNamed(D) || IsMain) {
+        R->Name = -1;
+        R->Own = isPcNamed(D) ? D : nullptr;
+        continue;
+      }
     }
     if (Length > sizeof(Name) - sizeof(Prefix))
       Length = sizeof(Name) - sizeof(Prefix);
@@ -223,10 +269,13 @@ void addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
     memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
     R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
   }
+  return FromSymtab;
 }
 
-/// Maps Path read-only and adds its symbols. Returns false if it could not.
-bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File) {
+/// Maps Path read-only and adds its symbols. Returns true when they came
+/// from a .symtab; false for a stripped file or one it could not read.
+bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
+                    bool IsMain) {
   int FD;
   do
     FD = open(Path, O_RDONLY | O_CLOEXEC);
@@ -240,9 +289,10 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File) {
   close(FD);
   if (Image == MAP_FAILED)
     return false;
-  addSymbols(B, static_cast<const char *>(Image), size_t(St.st_size), Base, File);
+  bool FromSymtab = addSymbols(B, static_cast<const char *>(Image),
+                               size_t(St.st_size), Base, File, IsMain);
   munmap(Image, size_t(St.st_size));
-  return true;
+  return FromSymtab;
 }
 
 int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
@@ -273,6 +323,7 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     return 1;
 
   // The executable segments: the fallback for code no symbol covers.
+  size_t SegmentsBefore = B.Segments.Size;
   const ElfW(Phdr) *ImageLoad = nullptr;
   size_t ImageEnd = 0;
   for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
@@ -292,6 +343,7 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     S->End = S->Start + P.p_memsz;
     S->File = File;
     S->Global = 1;
+    S->Own = nullptr;
     char Name[300] = "[native] ";
     size_t Length = strlen(Base);
     if (Length > sizeof(Name) - 10)
@@ -311,31 +363,30 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
       addSymbols(B,
                  reinterpret_cast<const char *>(Info->dlpi_addr +
                                                 ImageLoad->p_vaddr),
-                 Size, Info->dlpi_addr, File);
+                 Size, Info->dlpi_addr, File, /*IsMain=*/false);
     }
     return 0;
   }
-  addFileSymbols(B, IsMain ? "/proc/self/exe" : Path, Info->dlpi_addr, File);
+  bool FromSymtab = addFileSymbols(B, IsMain ? "/proc/self/exe" : Path,
+                                   Info->dlpi_addr, File, IsMain);
+  // A stripped executable has no symbols for its instrumented functions:
+  // its segment would name every sample in them "[native] <program>". Let
+  // the shadow stack stand there instead (a PC-named leaf's time then goes
+  // to its caller).
+  if (IsMain && !FromSymtab && B.InstrumentedCount)
+    B.Segments.Size = SegmentsBefore;
   return 0;
 }
 
-int compareRanges(const void *A, const void *B) {
-  const auto *X = static_cast<const PendingRange *>(A);
-  const auto *Y = static_cast<const PendingRange *>(B);
-  if (X->Start != Y->Start)
-    return X->Start < Y->Start ? -1 : 1;
-  return 0;
-}
-
-/// Among aliases at one address, which name to show: instrumented wins
-/// (the frame is on the shadow stack already), then a global name, then
+/// Among aliases at one address, which name to show: instrumented (pushed,
+/// then PC-named) wins, then a global name, then
 /// one without a leading underscore (memcpy over __memcpy), then the
 /// shorter, then the first in byte order (stable across runs).
 bool preferOver(const PendingRange &A, const PendingRange &B, const char *Pool) {
   if ((A.Name < 0) != (B.Name < 0))
     return A.Name < 0;
   if (A.Name < 0)
-    return false;
+    return !A.Own && B.Own;
   if (A.Global != B.Global)
     return A.Global;
   const char *NA = Pool + A.Name + 9, *NB = Pool + B.Name + 9;
@@ -356,7 +407,12 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
   Count = 0;
   if (N == 0)
     return true;
-  qsort(P, N, sizeof(PendingRange), compareRanges);
+  // std::sort (a header-only template: no libstdc++) with the comparison
+  // inlined takes a third of qsort's instructions here, and this sort is
+  // most of the start-up cost of a short program.
+  std::sort(P, P + N, [](const PendingRange &X, const PendingRange &Y) {
+    return X.Start < Y.Start;
+  });
   // Keep one entry per start address.
   size_t Kept = 0;
   for (size_t I = 0; I < N; ++I) {
@@ -375,7 +431,7 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
   for (size_t I = 0; I < Kept; ++I) {
     Ranges[I].Start = P[I].Start;
     Ranges[I].End = P[I].End;
-    Ranges[I].Frame = nullptr;
+    Ranges[I].Frame = P[I].Own;
     if (P[I].Name < 0)
       continue;
     spinelprof_frame_descriptor &D = Descs[I];
@@ -399,21 +455,25 @@ int initNativeFrames() {
     return 0;
   Builder B;
 
-  // The instrumented functions' C names, sorted for binary search.
+  // The plugin's descriptors, sorted by C name for binary search.
   const spinelprof_frame_descriptor *First = __start_spinelprof_frames;
   const spinelprof_frame_descriptor *Last = __stop_spinelprof_frames;
   if (First && Last && First < Last) {
     size_t N = size_t(Last - First);
-    B.Instrumented = static_cast<const char **>(
-        B.InstrumentedStorage.grow(N * sizeof(const char *)));
+    B.Instrumented = static_cast<const spinelprof_frame_descriptor **>(
+        B.InstrumentedStorage.grow(N * sizeof(*B.Instrumented)));
     if (!B.Instrumented)
       return ENOMEM;
     for (size_t I = 0; I < N; ++I)
       if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
-          First[I].c_name[0])
-        B.Instrumented[B.InstrumentedCount++] = First[I].c_name;
-    qsort(B.Instrumented, B.InstrumentedCount, sizeof(const char *),
-          compareStrings);
+          First[I].c_name[0]) {
+        B.Instrumented[B.InstrumentedCount++] = &First[I];
+        unsigned Prefix =
+            prefixOf(First[I].c_name, strlen(First[I].c_name));
+        B.Prefixes[Prefix / 64] |= uint64_t(1) << (Prefix % 64);
+      }
+    qsort(B.Instrumented, B.InstrumentedCount, sizeof(*B.Instrumented),
+          compareDescriptors);
   }
 
   dl_iterate_phdr(addObject, &B);

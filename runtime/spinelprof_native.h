@@ -6,7 +6,9 @@
 // the loaded objects, each non-instrumented one with a synthetic descriptor
 // "[native] NAME" of kind runtime; the handler looks the interrupted program
 // counter up in it and, when it falls outside instrumented code, records
-// that descriptor as the sample's leaf.
+// that descriptor as the sample's leaf. Small leaves the plugin gave no
+// push (SPINELPROF_FLAG_PC_NAMED) are named the same way, with their own
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_NATIVE_H
@@ -33,7 +35,9 @@ namespace spinelprof {
 int initNativeFrames();
 
 /// The "[native] NAME" descriptor of the non-instrumented function that
-/// contains Pc, or nullptr when Pc is in instrumented code or unknown.
+/// contains Pc, the plugin's descriptor when that function is a PC-named
+/// leaf of the executable (SPINELPROF_FLAG_PC_NAMED), or nullptr when Pc is
+/// in instrumented code or unknown.
 /// Async-signal-safe (a binary search over read-only memory); any thread.
 const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc);
 

@@ -76,9 +76,12 @@ options (only before the first CLANG-ARG; `--` ends them):
                    REGEX, a POSIX extended regex (SPINEL_PROFILE_INCLUDE)
   --exclude REGEX  do not instrument the C functions whose whole name
                    matches REGEX; wins over --include (SPINEL_PROFILE_EXCLUDE)
-  --all-frames     a frame for every function, the runtime header's tiny
-                   helpers too (SPINEL_PROFILE_FRAMES=all); by default they
-                   get none (docs/performance.md)
+  --all-frames     a frame with a push for every function, the runtime
+                   header's tiny helpers too (SPINEL_PROFILE_FRAMES=all); by
+                   default they get none, and the program's small leaves
+                   are named by the sampled PC instead of a push
+                   (SPINEL_PROFILE_LEAF_MAX_SIZE=0 turns that off;
+                   docs/design.md, docs/performance.md)
   -h, --help       show this help (`spinel-prof cc -- --help` asks clang)
 
 environment:

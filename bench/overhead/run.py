@@ -14,8 +14,10 @@ time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
 Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
 on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
 the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
---levers adds: all (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for
-the program's `inline` methods either), late (the pass after the -O2
+--levers adds: pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
+pushed like every other method, the default before PC-named leaves), all
+(SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for the program's
+`inline` methods either), late (the pass after the -O2
 pipeline instead of before it), le (local-exec instead of initial-exec
 TLS), notail (no pop before self tail calls), atomic (the previous
 push/pop: the depth store a release atomic, no TBAA type, and no pop
@@ -60,7 +62,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
+LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -177,6 +179,9 @@ class Bench:
             cmd = [self.clang] + common + [flag, src, self.hooks_obj(), '-lm', '-o', out]
         elif variant == 'pg':
             cmd = [self.clang] + common + ['-pg', src, '-lm', '-o', out]
+        elif variant == 'pushleaves':
+            env['SPINEL_PROFILE_LEAF_MAX_SIZE'] = '0'
+            cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
         elif variant == 'late':
             env['SPINEL_PROFILE_STAGE'] = 'late'
             cmd = [self.tool, 'cc'] + common + [src, '-lm', '-o', out]
@@ -415,25 +420,35 @@ class Bench:
             off, on = median(offs), median(ons)
             print('| %d | %.0f | %.0f | %.0f |' % (depth, off, on, on - off))
 
-    def compile_time(self):
+    def compile_time(self, variants):
         lines = 5000 if self.args.quick else 52000
         src = self.path('large.c')
         run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
         n_lines = sum(1 for _ in open(src))
         rounds = 1 if self.args.quick else 3
-        plain, prof = [], []
+        # With the pushleaves lever: the same compile without PC-named leaves.
+        columns = [('plain', None), ('spinel-prof cc', {})]
+        if 'pushleaves' in variants:
+            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}))
+        times = {name: [] for name, _ in columns}
         for _ in range(rounds):
-            plain.append(timed_rusage([self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')],
-                                      env=dict(self.base_env))[1])
-            prof.append(timed_rusage([self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')],
-                                     env=dict(self.base_env))[1])
-        p, q = median(plain), median(prof)
+            for name, extra in columns:
+                env = dict(self.base_env)
+                if extra is None:
+                    cmd = [self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')]
+                else:
+                    env.update(extra)
+                    cmd = [self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
+                times[name].append(timed_rusage(cmd, env=env)[1])
+        p = median(times['plain'])
         print('\n## Compile time (gen_large.py, %d lines, clang -O2 -c, CPU s, median of %d)\n' % (n_lines, rounds))
-        print('| plain | spinel-prof cc | added |')
-        print('|---|---|---|')
-        print('| %.2f | %.2f | %+.1f%% |' % (p, q, 100 * (q / p - 1)))
+        print('| ' + ' | '.join(name for name, _ in columns) + ' | ' +
+              ' | '.join('added (%s)' % name for name, _ in columns[1:]) + ' |')
+        print('|' + '---|' * (2 * len(columns) - 1))
+        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _ in columns) + ' | ' +
+              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _ in columns[1:]) + ' |')
 
-    def spinel(self):
+    def spinel(self, variants):
         home = os.environ.get('SPINEL_HOME')
         spinel = os.path.join(home, 'spinel') if home else None
         if not spinel or not os.path.isfile(spinel):
@@ -448,24 +463,31 @@ class Bench:
             if not os.path.exists(rb):
                 continue
             ok = True
-            for v, cc in (('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)):
+            builds = [('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)]
+            if 'pushleaves' in variants:
+                builds.append(('pushleaves', '%s cc' % self.tool))
+            for v, cc in builds:
                 out = self.path('spinel', '%s.%s' % (name, v))
                 if cc is None:
                     cc = '%s -finstrument-functions %s' % (self.clang, self.hooks_obj())
+                env = dict(self.base_env)
+                if v == 'pushleaves':
+                    env['SPINEL_PROFILE_LEAF_MAX_SIZE'] = '0'
                 r = subprocess.run([spinel, rb, '-o', out, '--cc=' + cc], cwd=self.path('spinel'),
-                                   env=dict(self.base_env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 if r.returncode != 0:
                     log('spinel: %s (%s) did not build: %s' % (name, v, r.stderr.decode()[-300:]))
                     ok = False
                     break
             if ok:
                 progs.append(name)
-        variants = ['plain', 'off', 'on', 'finstr']
+        spinel_variants = ['plain', 'off', 'on', 'finstr'] + (['pushleaves'] if 'pushleaves' in variants else [])
+        variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
         rounds = 1 if self.args.quick else self.args.rounds
         for rnd in range(rounds):
             for p in progs:
-                order = variants[rnd % 4:] + variants[:rnd % 4]
+                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
                     exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
                     w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
@@ -570,9 +592,9 @@ def main():
     if 'sample' not in skip:
         b.samplebench()
     if 'compile' not in skip:
-        b.compile_time()
+        b.compile_time(variants)
     if 'spinel' not in skip:
-        b.spinel()
+        b.spinel(variants)
     if 'alloc' not in skip:
         b.alloc()
     print('\n(took %.0f s)' % (time.time() - started))

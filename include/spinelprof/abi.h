@@ -62,6 +62,12 @@
 /* The frame names an allocated type ("alloc Foo"): the leaf of every stack
  * of an allocation profile. */
 #define SPINELPROF_FLAG_ALLOC 0x2u
+/* The function has this descriptor but no push or pop (a small leaf, see
+ * plugin/FramePolicy.h): the runtime finds the function's symbol by c_name
+ * and names a sample by its program counter instead, making this frame the
+ * leaf. For a function that calls nothing that is exact; where it was
+ * inlined its time is its caller's. */
+#define SPINELPROF_FLAG_PC_NAMED 0x4u
 
 /* What a frame is. Stored in spinelprof_frame_descriptor::kind. */
 enum spinelprof_frame_kind {
@@ -72,15 +78,16 @@ enum spinelprof_frame_kind {
   SPINELPROF_KIND_SYNTHETIC = 4  /* made up by spinelprof: [truncated], ... */
 };
 
-/* One per instrumented function, emitted by the plugin as a private constant
- * in SPINELPROF_DESCRIPTOR_SECTION. Its address is what the shadow stack
- * holds. All strings are NUL-terminated; file may be "" and line 0. */
+/* One per instrumented (or PC-named) function, emitted by the plugin as a
+ * private constant in SPINELPROF_DESCRIPTOR_SECTION. Its address is what the
+ * shadow stack holds. All strings are NUL-terminated; file may be "" and line 0. */
 struct spinelprof_frame_descriptor {
   uint32_t abi_version;   /* SPINELPROF_ABI_VERSION */
   uint32_t kind;          /* enum spinelprof_frame_kind */
   uint32_t line;          /* source line of the definition, 0 if unknown */
-  uint32_t flags;         /* SPINELPROF_FLAG_*; 0 in plugin descriptors
-                             of functions */
+  uint32_t flags;         /* SPINELPROF_FLAG_*; 0 or
+                             SPINELPROF_FLAG_PC_NAMED in plugin
+                             descriptors of functions */
   const char *name;       /* display name: "Geo::Vec#zero?" */
   const char *c_name;     /* C symbol: "sp_Geo_Vec_zero_p" */
   const char *file;       /* source file: "app.rb", "app.c", "" */

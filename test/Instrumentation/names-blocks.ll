@@ -7,10 +7,12 @@
 ; several creators names them all, sorted; one with no creator keeps
 ; "proc N". A symbol map's name wins, and names a creator too. The scanner
 ; of a proc's captures, _proc_cap_scan_N, is GC (kind 3).
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s --check-prefixes=CHECK,RULES
+; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see
+; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s --check-prefixes=CHECK,RULES
 ; RUN: rm -rf %t && mkdir -p %t
 ; RUN: echo '{"sp_Outer_Tree_cls_build": "Outer::Tree.plant", "_lam_4": "lambda in Custom#name"}' > %t/map.json
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-symbols=%t/map.json -S %s | FileCheck %s --check-prefixes=CHECK,MAP
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -spinelprof-symbols=%t/map.json -S %s | FileCheck %s --check-prefixes=CHECK,MAP
 
 source_filename = "app.c"
 

@@ -1,7 +1,9 @@
 ; Push at entry (after the static allocas), and before every ret and resume
 ; a restore of the depth loaded at entry (not a decrement), on the stack in
 ; use: the thread's own plus the offset a running fiber sets.
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s
+; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see
+; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s
 
 ; CHECK: @__spinelprof_stack_offset = external thread_local(initialexec) global i64, align 8
 

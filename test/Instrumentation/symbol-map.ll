@@ -2,13 +2,15 @@
 ; from -spinelprof-symbols or SPINEL_PROFILE_SYMBOLS. Entries for symbols
 ; this module does not define are ignored. Mapped frames are user methods,
 ; except the GC (by C name) and "block in"/"lambda in"/"fiber in" names.
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-symbols=%S/Inputs/map-strings.json -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
-; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-strings.json %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-symbols=%S/Inputs/map-objects.json -S %s | FileCheck %s --check-prefixes=CHECK,FILE
-; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-records.json %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s --check-prefixes=CHECK,FILE
-; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-symbols=%S/Inputs/map-wrapped.json -S %s | FileCheck %s --check-prefixes=CHECK,FILE
+; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see
+; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -spinelprof-symbols=%S/Inputs/map-strings.json -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
+; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-strings.json %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -spinelprof-symbols=%S/Inputs/map-objects.json -S %s | FileCheck %s --check-prefixes=CHECK,FILE
+; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-records.json %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s --check-prefixes=CHECK,FILE
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -spinelprof-symbols=%S/Inputs/map-wrapped.json -S %s | FileCheck %s --check-prefixes=CHECK,FILE
 ; The command-line option wins over the environment.
-; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-syntax.json %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-symbols=%S/Inputs/map-strings.json -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
+; RUN: env SPINEL_PROFILE_SYMBOLS=%S/Inputs/map-syntax.json %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -spinelprof-symbols=%S/Inputs/map-strings.json -S %s | FileCheck %s --check-prefixes=CHECK,NOFILE
 
 ; CHECK-NOT: Nowhere
 source_filename = "app.c"

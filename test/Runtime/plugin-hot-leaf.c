@@ -2,6 +2,8 @@
 // the leaf of most samples at -O0 and -O2 (at -O2 a non-volatile push would
 // be deleted by dead-store elimination and the leaf would vanish), and the
 // descriptors the plugin emits come out in the .sprof with file and line.
+// The leaf has a loop, so the default policy gives it a push (a loop-free
+// leaf would be PC-named instead: plugin-pc-named-leaf.c).
 //
 // UNSUPPORTED: tsan
 // (Under TSan a signal waits for TSan's next interceptor or runtime call,

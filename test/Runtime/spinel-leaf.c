@@ -3,6 +3,8 @@
 // that reads it, so unless the stores are volatile/atomic, dead-store
 // elimination deletes the push at -O2 and the leaf, which burns the time,
 // vanishes from every sample. It must be the top frame of most samples.
+// Its loop keeps its push under the default policy (a loop-free leaf would
+// be PC-named instead, with no push to delete: plugin-pc-named-leaf.c).
 //
 // UNSUPPORTED: sanitized
 // (Asserts time shares of code whose cost the sanitizers change
