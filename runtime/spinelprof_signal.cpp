@@ -164,9 +164,10 @@ static void takeSample(void *Context) {
   } else {
     // Copied while the scheduler had the thread stopped, and it resumes
     // right after a syscall: it was stopped at that syscall's exit (where
-    // preemption is acted on), and this stack would over-represent the
-    // code around syscalls. The sampler takes the sample again later.
-    if (T->SnapStopped && Late && T->Returns < MaxReturns) {
+    // preemption is acted on, and where a sampler sharing its CPU gets to
+    // run in this VM), and this stack would over-represent the code
+    // around syscalls. The sampler takes the sample again later.
+    if (T->SnapStopped && afterSyscall(Pc) && T->Returns < MaxReturns) {
       ++T->Returns;
       T->SnapState.store(ThreadSlot::SnapReturned, std::memory_order_release);
       return;
@@ -218,23 +219,16 @@ static uint64_t cpuClockNs(const ThreadSlot &T) {
   return uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
 }
 
-/// Hands T a sample: its stack copied now, and a SIGPROF for the handler
-/// to add the native leaf and record it. In cpu mode (CpuBefore: T's CPU
-/// clock read just before the copy) a copy taken while T's CPU clock moved
-/// shows T running; one taken while it stood still shows where T was
-/// stopped, which the handler checks. A running copy without native
-/// frames needs no signal: it is recorded here. Sampler thread only; T is
-/// Busy and Active and not in a blocking call.
-static void sampleRunningThread(ThreadSlot &T, uint64_t Weight,
-                                uint32_t Count, uint64_t CpuBefore) {
-  if (!T.SnapFrames) {
-    void *P = mmap(nullptr, StackCopyCapacity * sizeof(*T.SnapFrames),
-                   PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (P == MAP_FAILED)
-      return; // The sample is lost.
-    T.SnapFrames = static_cast<const FrameDescriptor **>(P);
-  }
+/// Prepares T's sample: its stack copied now, for the handler to add the
+/// native leaf and record it. In cpu mode (CpuBefore: T's CPU clock read
+/// just before the copy) a copy taken while T's CPU clock moved shows T
+/// running; one taken while it stood still shows where T was stopped,
+/// which the handler checks. A running copy without native frames needs
+/// no handler: it is recorded here. Returns whether T must be signalled.
+/// Normal context (the sampler thread, or T itself for the benchmark);
+/// T is Busy and Active and not in a blocking call.
+static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
+                          uint64_t CpuBefore) {
   // The previous sample's signal has not arrived (the thread has been off
   // the CPU, or has SIGPROF blocked): record its copy as it is.
   if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
@@ -244,7 +238,17 @@ static void sampleRunningThread(ThreadSlot &T, uint64_t Weight,
   uint32_t Empty = ThreadSlot::SnapEmpty;
   if (!T.SnapState.compare_exchange_strong(Empty, ThreadSlot::SnapTaken,
                                            std::memory_order_acq_rel))
-    return; // Its handler is recording the previous one right now: lost.
+    return false; // Its handler is recording the previous one: lost.
+  if (!T.SnapFrames) {
+    void *P = mmap(nullptr, StackCopyCapacity * sizeof(*T.SnapFrames),
+                   PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (P == MAP_FAILED) {
+      T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
+      return false; // Lost.
+    }
+    T.SnapFrames = static_cast<const FrameDescriptor **>(P);
+  }
   StackCopy C;
   T.SnapLive = !copyStack(T, T.SnapFrames, C);
   T.SnapStopped = CpuBefore && cpuClockNs(T) == CpuBefore;
@@ -258,9 +262,9 @@ static void sampleRunningThread(ThreadSlot &T, uint64_t Weight,
   if (!UseNativeFrames && !T.SnapLive && !T.SnapStopped) {
     nameThread(T, false);
     recordSnapshotWithoutLeaf(T);
-    return;
+    return false;
   }
-  syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
+  return true;
 }
 
 /// Records the stack of a thread that is inside a blocking call, read from
@@ -284,14 +288,15 @@ static bool sampleBlockedThread(ThreadSlot &T, uint32_t Seq, uint64_t Weight,
 
 /// Samples thread T now, standing for Weight: from outside if it is in a
 /// blocking call (a signal could cut a sleep or poll short), else as
-/// sampleRunningThread. Sampler thread only.
+/// prepareSample and a signal. Sampler thread only.
 static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
                          uint64_t CpuBefore) {
   T.Busy.store(1, std::memory_order_seq_cst);
   if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active) {
     uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
-    if (!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count))
-      sampleRunningThread(T, Weight, Count, CpuBefore);
+    if ((!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count)) &&
+        prepareSample(T, Weight, Count, CpuBefore))
+      syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
   }
   T.Busy.store(0, std::memory_order_seq_cst);
 }
@@ -325,8 +330,9 @@ static void tick(uint64_t NowNs) {
     T.LastCpuNs = Cpu;
     uint64_t Count = 0, Weight = 0;
     // A sample its handler gave back is owed again.
-    if (T.SnapState.load(std::memory_order_acquire) ==
-        ThreadSlot::SnapReturned) {
+    uint32_t Returned = ThreadSlot::SnapReturned;
+    if (T.SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapTaken,
+                                            std::memory_order_acq_rel)) {
       Count = T.SnapCount;
       Weight = T.SnapWeightNs;
       T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
@@ -499,3 +505,22 @@ void restartSamplingAfterFork() {
 }
 
 } // namespace spinelprof
+
+/// For bench/overhead/micro/depthbench.c: makes the calling thread's next
+/// SIGPROF a sample (count 1, weight 0) exactly as the sampler thread
+/// would, its stack copied now; returns whether the thread must signal
+/// itself (else the sample is recorded already, or profiling is off).
+/// Normal context, not concurrently with itself on one thread.
+extern "C" __attribute__((visibility("default"))) int
+__spinelprof_bench_prepare_sample(void) {
+  using namespace spinelprof;
+  ThreadSlot *T = currentThreadSlot();
+  if (!T || !Enabled.load())
+    return 0;
+  // A sample the handler gave back to the sampler thread (which also runs)
+  // would hold the slot until its next tick: the benchmark drops it.
+  uint32_t Returned = ThreadSlot::SnapReturned;
+  T->SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapEmpty,
+                                       std::memory_order_acq_rel);
+  return prepareSample(*T, 0, 1, 0);
+}

@@ -361,10 +361,12 @@ static constexpr int CopyTries = 4;
 
 /// One pass over a stack in use by another thread: its layout (which
 /// stacks, how deep) into V and its frames, flattened, into Buffer; or,
-/// with Match, compares them with Buffer instead and sets Match to how
-/// many leading frames are the same. Returns the frames read.
+/// with Match, compares them with the first Length frames of Buffer
+/// instead and sets Match to how many leading frames are the same.
+/// Returns the frames read.
 static uint32_t readPass(const ThreadSlot &T, intptr_t Offset, StackView &V,
-                         const FrameDescriptor **Buffer, uint32_t *Match) {
+                         const FrameDescriptor **Buffer, uint32_t Length,
+                         uint32_t *Match) {
   viewStack(T.OwnStack, Offset, V);
   uint32_t N = 0;
   bool Same = true;
@@ -375,7 +377,7 @@ static uint32_t readPass(const ThreadSlot &T, intptr_t Offset, StackView &V,
           __atomic_load_n(&Seg.Frames[I], __ATOMIC_ACQUIRE);
       if (!Match)
         Buffer[N] = F;
-      else if (Same && Buffer[N] != F)
+      else if (Same && (N >= Length || Buffer[N] != F))
         Same = false, *Match = N;
     }
   }
@@ -422,14 +424,14 @@ bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
     intptr_t Offset = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
     const FrameDescriptor *Top = stackTop(T.OwnStack, Offset);
     StackView First;
-    uint32_t N = readPass(T, Offset, First, Buffer, nullptr);
-    uint32_t Prefix = N, M = N;
+    uint32_t N = readPass(T, Offset, First, Buffer, 0, nullptr);
+    uint32_t Prefix = N;
     bool Same = true;
     for (int Pass = 1; Pass < CopyPasses; ++Pass) {
       intptr_t Now = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
       StackView Again;
       uint32_t Match = 0;
-      M = readPass(T, Now, Again, Buffer, &Match);
+      uint32_t M = readPass(T, Now, Again, Buffer, N, &Match);
       if (Match < Prefix)
         Prefix = Match;
       Same = Same && Now == Offset && M == N && Match == N &&
@@ -441,12 +443,11 @@ bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
       Out.Top = Top;
       return true;
     }
-    // The frame on top of the prefix may itself be a stale slot that read
-    // the same each time (its stack kept changing above and around it):
-    // only the frames below it are kept.
-    if (Prefix > M)
-      Prefix = M;
-    Stable = Prefix ? Prefix - 1 : 0;
+    // The frames below the first that differed read the same in every
+    // pass, as a whole copy must. If none differed (the top frame or the
+    // stack in use did), the top one may be a stale slot that read the
+    // same each time: only the frames below it are kept.
+    Stable = Prefix == N && Prefix ? Prefix - 1 : Prefix;
   }
   Out.Length = Stable;
   Out.Leaf = nullptr;
@@ -470,7 +471,8 @@ void recordSnapshotWithoutLeaf(ThreadSlot &T) {
 }
 
 void nameThread(ThreadSlot &T, bool OnItsOwnThread) {
-  if (T.Named.exchange(1, std::memory_order_relaxed))
+  if (T.Named.load(std::memory_order_relaxed) ||
+      T.Named.exchange(1, std::memory_order_relaxed))
     return;
   char Name[16] = "main";
   if (T.Tid != static_cast<uint32_t>(getpid())) {
