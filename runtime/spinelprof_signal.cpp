@@ -477,6 +477,14 @@ void stopSampling() {
     struct timespec Pause = {0, 100000};
     syscall(SYS_nanosleep, &Pause, nullptr);
   }
+  // Samples whose signal has not arrived yet are recorded as copied.
+  for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I) {
+    ThreadSlot &T = threadSlot(I);
+    if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
+      nameThread(T, false);
+      recordSnapshotWithoutLeaf(T);
+    }
+  }
 }
 
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs) {

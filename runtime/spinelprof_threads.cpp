@@ -405,7 +405,7 @@ static bool sameLayout(const StackView &A, const StackView &B) {
 // read before the owner returned below it and slot i+1 after the owner
 // pushed again (a caller with the callee of another call: an impossible
 // pair), or a stale slot above a depth that dropped and came back. So the
-// stack is read CopyPasses times, layout (offset, depths, top frame) and
+// stack is read CopyPasses times, layout (offset, fiber chain, depths) and
 // frames, and kept only if every pass read the same: a mixed copy then
 // needs the owner to mix the same slots the same way in every pass.
 // test/Runtime/cross-thread-read.c, a thread switching between two
@@ -422,7 +422,6 @@ bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
   uint32_t Stable = 0;
   for (int Try = 0; Try < CopyTries; ++Try) {
     intptr_t Offset = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
-    const FrameDescriptor *Top = stackTop(T.OwnStack, Offset);
     StackView First;
     uint32_t N = readPass(T, Offset, First, Buffer, 0, nullptr);
     uint32_t Prefix = N;
@@ -435,16 +434,25 @@ bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
       if (Match < Prefix)
         Prefix = Match;
       Same = Same && Now == Offset && M == N && Match == N &&
-             sameLayout(First, Again) && stackTop(T.OwnStack, Now) == Top;
+             sameLayout(First, Again);
     }
     if (Same) {
       Out.Length = N;
       Out.Leaf = First.Leaf;
-      Out.Top = Top;
+      // As stackTop: the last frame copied if it is on the stack in use.
+      const StackView::Segment *Last =
+          First.SegmentCount ? &First.Segments[First.SegmentCount - 1]
+                             : nullptr;
+      if (First.Leaf == &TruncatedFrame)
+        Out.Top = &TruncatedFrame;
+      else if (Last && Last->Frames == stackAt(T.OwnStack, Offset)->frames)
+        Out.Top = Buffer[N - 1];
+      else
+        Out.Top = nullptr;
       return true;
     }
     // The frames below the first that differed read the same in every
-    // pass, as a whole copy must. If none differed (the top frame or the
+    // pass, as a whole copy must. If none differed (only a depth or the
     // stack in use did), the top one may be a stale slot that read the
     // same each time: only the frames below it are kept.
     Stable = Prefix == N && Prefix ? Prefix - 1 : Prefix;
