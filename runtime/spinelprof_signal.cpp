@@ -222,9 +222,12 @@ static uint64_t cpuClockNs(const ThreadSlot &T) {
 /// Prepares T's sample: its stack copied now, for the handler to add the
 /// native leaf and record it. In cpu mode (CpuBefore: T's CPU clock read
 /// just before the copy) a copy taken while T's CPU clock moved shows T
-/// running; one taken while it stood still shows where T was stopped,
-/// which the handler checks. A running copy without native frames needs
-/// no handler: it is recorded here. Returns whether T must be signalled.
+/// running; one taken while it stood still may show where T was stopped,
+/// which the handler checks. (On this kernel another thread's CPU clock
+/// moves only at scheduler ticks, context switches and the thread's own
+/// clock reads, so nearly every copy counts as stopped.) A running copy
+/// without native frames needs no handler: it is recorded here. Returns
+/// whether T must be signalled.
 /// Normal context (the sampler thread, or T itself for the benchmark);
 /// T is Busy and Active and not in a blocking call.
 static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
