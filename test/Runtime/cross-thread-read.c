@@ -21,6 +21,8 @@
 // CHECK: done
 // STACKS-ROOT: <main>
 // STACKS-ROOT: Thread#run
+// (stdio's flush at exit writes after main's last pop.)
+// STACKS-ROOT: [blocked write]
 // STACKS: <main> -> Object#base, Object#a, Object#b, [blocked join]
 // STACKS: Thread#run -> Object#base, Object#a, Object#b
 // STACKS: Object#base -> Object#base, Object#a, Object#b
