@@ -92,19 +92,6 @@ static bool afterSyscall(uintptr_t Pc) {
 #endif
 }
 
-/// Whether S's first N frames are Frames'. Async-signal-safe.
-static bool startsWith(const StackView &S, const FrameDescriptor *const *Frames,
-                       uint32_t N) {
-  if (S.Count < N)
-    return false;
-  uint32_t I = 0;
-  for (uint32_t G = 0; G < S.SegmentCount && I < N; ++G)
-    for (uint32_t J = 0; J < S.Segments[G].Count && I < N; ++J, ++I)
-      if (S.Segments[G].Frames[J] != Frames[I])
-        return false;
-  return true;
-}
-
 /// The interrupted program counter, or 0. Async-signal-safe.
 static uintptr_t programCounter(void *Context) {
   if (!Context)
@@ -154,10 +141,10 @@ static void takeSample(void *Context) {
   bool Late = afterSyscall(Pc) && monotonicNs() - T->SnapSentNs > LateNs;
   if (T->SnapLive) {
     // The copy has only the stable prefix. The thread's own stack is
-    // used if it still starts with it and the signal was not delivered by
-    // a syscall (the stack then would be the syscall's); else the prefix.
+    // used unless the signal was delivered by a syscall (the stack then
+    // would be the syscall's, not a random moment's); else the prefix.
     viewStack(&__spinelprof_stack, Offset, S);
-    LeafFits = !Late && startsWith(S, T->SnapFrames, T->SnapLength);
+    LeafFits = !Late;
     if (!LeafFits)
       S = StackView(T->SnapFrames, T->SnapLength,
                     T->SnapLength ? nullptr : &UnknownFrame);

@@ -43,7 +43,8 @@ struct ThreadSlot {
   std::atomic<uint32_t> SnapState;
   /// Set when the copy could not be validated (the thread kept changing
   /// its top): SnapFrames holds the stable prefix, and the handler
-  /// records its own stack if it still starts with it, else the prefix.
+  /// records its own stack unless a syscall delivered the signal, else
+  /// the prefix.
   bool SnapLive;
   /// Cpu mode: the thread was off the CPU while it was copied, so the copy
   /// shows where the scheduler stopped it; the handler checks where that
