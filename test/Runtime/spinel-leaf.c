@@ -19,8 +19,10 @@
 // STACKS: Mixer.new -> sp_gc_alloc
 // STACKS: sp_gc_* -> sp_gc_*
 // STACKS-SAMPLES: >= 50
-// STACKS-LEAF: Mixer#step >= 50%
-// STACKS-PATH: <main>;Mixer#run;Mixer#step >= 50%
+// (A deleted push gives 0%. Measured with the sampler's copies: 72-92% in
+// most runs, 39% and 49% once each on a heavily loaded machine.)
+// STACKS-LEAF: Mixer#step >= 30%
+// STACKS-PATH: <main>;Mixer#run;Mixer#step >= 30%
 //
 // CHECK: {{^}}<main>;Mixer#run;Mixer#step {{[0-9]+$}}
 // OUT: mixed: {{[0-9]+}}
