@@ -34,11 +34,29 @@ static std::atomic<const InterposeHooks *> Hooks;
 
 void setInterposeHooks(const InterposeHooks *H) { Hooks.store(H); }
 
-/// libc's definition of Name, looked up once. Normal context.
+/// The definition of Name that this one stands in front of, looked up once.
+/// Normal context.
+///
+/// A sanitizer runtime linked into the program (ASan, TSan, ...) defines
+/// the same functions, weakly, so ours win, and the next definition after
+/// the executable is libc's. Forwarding there would bypass the sanitizer:
+/// TSan would not see threads, mutexes or condition variables, ASan would
+/// not know the new thread. Their interceptors are also exported as
+/// __interceptor_NAME, so that is called when it exists.
 static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
   void *F = Cache.load(std::memory_order_acquire);
   if (!F) {
-    F = dlsym(RTLD_NEXT, Name);
+    char Interceptor[64] = "__interceptor_";
+    size_t Prefix = sizeof("__interceptor_") - 1;
+    size_t N = 0;
+    while (Name[N] && Prefix + N + 1 < sizeof(Interceptor)) {
+      Interceptor[Prefix + N] = Name[N];
+      ++N;
+    }
+    Interceptor[Prefix + N] = 0;
+    F = dlsym(RTLD_DEFAULT, Interceptor);
+    if (!F)
+      F = dlsym(RTLD_NEXT, Name);
     if (!F)
       abort(); // No libc function to forward to: nothing sensible to do.
     Cache.store(F, std::memory_order_release);

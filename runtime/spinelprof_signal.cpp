@@ -276,19 +276,30 @@ static bool sampleBlockedThread(ThreadSlot &T, uint32_t Seq, uint64_t Weight,
   return true;
 }
 
+/// Marks T busy and returns whether it is an active thread; false releases
+/// it again. While held, a leaving thread waits (unregisterCurrentThread),
+/// so the slot cannot be freed and claimed by a new thread under the
+/// sampler (TSan found the credit loop reading a slot being reused).
+/// Sampler thread only; release with releaseSlot.
+static bool holdSlot(ThreadSlot &T) {
+  T.Busy.store(1, std::memory_order_seq_cst);
+  if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active)
+    return true;
+  T.Busy.store(0, std::memory_order_seq_cst);
+  return false;
+}
+
+static void releaseSlot(ThreadSlot &T) { T.Busy.store(0, std::memory_order_seq_cst); }
+
 /// Samples thread T now, standing for Weight: from outside if it is in a
 /// blocking call (a signal could cut a sleep or poll short), else as
-/// prepareSample and a signal. Sampler thread only.
+/// prepareSample and a signal. Sampler thread only, holding T (holdSlot).
 static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
                          uint64_t CpuBefore) {
-  T.Busy.store(1, std::memory_order_seq_cst);
-  if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active) {
-    uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
-    if ((!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count)) &&
-        prepareSample(T, Weight, Count, CpuBefore))
-      syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
-  }
-  T.Busy.store(0, std::memory_order_seq_cst);
+  uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
+  if ((!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count)) &&
+      prepareSample(T, Weight, Count, CpuBefore))
+    syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
 }
 
 /// One tick. Wall mode samples every thread, weighted by wall time. Cpu
@@ -301,46 +312,52 @@ static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
 /// samples than its CPU time says.
 static constexpr uint64_t MaxOwed = 64;
 
+/// The tick's work for one thread. Sampler thread only, holding T.
+static void tickThread(ThreadSlot &T, uint64_t NowNs) {
+  if (Config.Wall) {
+    uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
+    T.LastSampleNs = NowNs;
+    sampleThread(T, Weight, 1, 0);
+    return;
+  }
+  uint64_t Cpu = cpuClockNs(T);
+  if (Cpu == 0 || Cpu < T.LastCpuNs)
+    return;
+  T.CreditNs += int64_t(Cpu - T.LastCpuNs);
+  T.LastCpuNs = Cpu;
+  uint64_t Count = 0, Weight = 0;
+  // A sample its handler gave back is owed again.
+  uint32_t Returned = ThreadSlot::SnapReturned;
+  if (T.SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapTaken,
+                                          std::memory_order_acq_rel)) {
+    Count = T.SnapCount;
+    Weight = T.SnapWeightNs;
+    T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
+  }
+  if (T.CreditNs >= int64_t(PeriodNs / 2)) {
+    uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
+    T.CreditNs -= int64_t(Owed * PeriodNs);
+    if (Owed > MaxOwed) {
+      Owed = MaxOwed;
+      if (T.CreditNs > int64_t(PeriodNs))
+        T.CreditNs = int64_t(PeriodNs);
+    }
+    Count += Owed;
+    Weight += Cpu - T.LastSampleNs;
+    T.LastSampleNs = Cpu;
+  }
+  if (Count)
+    sampleThread(T, Weight, uint32_t(Count), Cpu);
+}
+
 static void tick(uint64_t NowNs) {
   uint32_t Limit = threadSlotLimit();
   for (uint32_t I = 0; I < Limit; ++I) {
     ThreadSlot &T = threadSlot(I);
-    if (T.State.load(std::memory_order_acquire) != ThreadSlot::Active)
+    if (!holdSlot(T))
       continue;
-    if (Config.Wall) {
-      uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
-      T.LastSampleNs = NowNs;
-      (void)sampleThread(T, Weight, 1, 0);
-      continue;
-    }
-    uint64_t Cpu = cpuClockNs(T);
-    if (Cpu == 0 || Cpu < T.LastCpuNs)
-      continue;
-    T.CreditNs += int64_t(Cpu - T.LastCpuNs);
-    T.LastCpuNs = Cpu;
-    uint64_t Count = 0, Weight = 0;
-    // A sample its handler gave back is owed again.
-    uint32_t Returned = ThreadSlot::SnapReturned;
-    if (T.SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapTaken,
-                                            std::memory_order_acq_rel)) {
-      Count = T.SnapCount;
-      Weight = T.SnapWeightNs;
-      T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
-    }
-    if (T.CreditNs >= int64_t(PeriodNs / 2)) {
-      uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
-      T.CreditNs -= int64_t(Owed * PeriodNs);
-      if (Owed > MaxOwed) {
-        Owed = MaxOwed;
-        if (T.CreditNs > int64_t(PeriodNs))
-          T.CreditNs = int64_t(PeriodNs);
-      }
-      Count += Owed;
-      Weight += Cpu - T.LastSampleNs;
-      T.LastSampleNs = Cpu;
-    }
-    if (Count)
-      sampleThread(T, Weight, uint32_t(Count), Cpu);
+    tickThread(T, NowNs);
+    releaseSlot(T);
   }
 }
 

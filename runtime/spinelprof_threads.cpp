@@ -186,8 +186,13 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Block, Scope.SavedMask, 8);
   spinelprof_shadow_stack *S = currentStack();
   uint32_t D = S->depth;
-  S->frames[D < SPINELPROF_STACK_CAPACITY ? D : SPINELPROF_STACK_CAPACITY] =
-      Frame;
+  // Atomic (relaxed: the same store on x86-64) because the sampler may be
+  // copying this stack from outside, seqlock-style, when the thread comes
+  // back from one blocking call and enters the next; the copy is then
+  // discarded, but the access must not be a data race (TSan reports it).
+  __atomic_store_n(
+      &S->frames[D < SPINELPROF_STACK_CAPACITY ? D : SPINELPROF_STACK_CAPACITY],
+      Frame, __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_release);
   __atomic_store_n(&S->depth, D + 1, __ATOMIC_RELEASE);
   Scope.SavedDepth = D;

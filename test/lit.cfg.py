@@ -11,6 +11,24 @@ config.name = 'spinelprof'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.ll', '.c', '.test']
 config.excludes = ['Inputs']
+# The stress suite (test/Stress/) runs on its own: `ninja check-stress`
+# passes --param stress=1; `check` leaves it out to stay quick.
+if not lit_config.params.get('stress'):
+    config.excludes.append('Stress')
+else:
+    # A real full filesystem needs a small tmpfs (root, and a kernel that
+    # lets this process mount); without one, output-errors.c still
+    # simulates it with a short write.
+    import subprocess
+    import tempfile
+    probe = tempfile.mkdtemp(prefix='spinelprof-mount-')
+    if subprocess.call(['mount', '-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+        subprocess.call(['umount', probe])
+        config.available_features.add('can-mount-tmpfs')
+    else:
+        lit_config.note('cannot mount a tmpfs; Stress/full-filesystem.test is skipped')
+    os.rmdir(probe)
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.spinelprof_obj_root, 'test')
 
@@ -42,6 +60,28 @@ config.substitutions.append(('%build_root', config.spinelprof_obj_root))
 config.substitutions.append(('%src_root', config.spinelprof_src_root))
 
 config.available_features.add('llvm-%d' % config.llvm_version_major)
+
+# A sanitized build (cmake/Sanitizers.cmake): config.clang adds the
+# sanitizers, so test programs are sanitized like the runtime they link.
+# Features let a test state why it cannot run under one (docs/reliability.md);
+# any report fails the program that makes it.
+sanitizers = [s for s in getattr(config, 'sanitize', '').split(',') if s]
+for name, feature in (('address', 'asan'), ('undefined', 'ubsan'), ('thread', 'tsan')):
+    if name in sanitizers:
+        config.available_features.add(feature)
+if sanitizers:
+    config.available_features.add('sanitized')
+    common = 'halt_on_error=1:abort_on_error=0:print_stacktrace=1'
+    config.environment['ASAN_OPTIONS'] = common + ':detect_leaks=0:exitcode=99'
+    config.environment['UBSAN_OPTIONS'] = common + ':exitcode=99'
+    # die_after_fork=0: the profiler starts a sampler thread in the fork
+    # child of a multi-threaded program (every profiled program is one),
+    # which TSan refuses by default; the child is then checked like any
+    # other program.
+    config.environment['TSAN_OPTIONS'] = (common + ':exitcode=99:second_deadlock_stack=1'
+                                          ':die_after_fork=0:suppressions=' +
+                                          os.path.join(config.test_source_root,
+                                                       'tsan-suppressions.txt'))
 # A real Spinel, when one is installed: SPINEL_HOME is its directory (the one
 # holding the `spinel` script). Tests that need it say `REQUIRES: spinel` and
 # are reported as UNSUPPORTED (skipped) without it.

@@ -250,6 +250,12 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
     auto [Line, Column] = lineAndColumn(Text, E.byte);
     throw InputError(fmt::format("{}:{}:{}: invalid JSON: {}", Path, Line, Column,
                                  describeParseError(E)));
+  } catch (const Json::out_of_range &E) {
+    // A number too large for a double ("1e999"); the library gives no position.
+    std::string What = E.what();
+    size_t Bracket = What.find("] ");
+    throw InputError(fmt::format("{}: invalid JSON: {}", Path,
+                                 Bracket == std::string::npos ? What : What.substr(Bracket + 2)));
   }
 
   SprofValidator V(Path);

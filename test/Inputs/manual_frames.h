@@ -25,17 +25,21 @@ static inline uint32_t frame_push(const struct spinelprof_frame_descriptor *d) {
   uint32_t depth = __spinelprof_stack.depth;
   uint32_t slot =
       depth < SPINELPROF_STACK_CAPACITY ? depth : SPINELPROF_STACK_CAPACITY;
-  *(const struct spinelprof_frame_descriptor *volatile *)&__spinelprof_stack
-       .frames[slot] = d;
+  /* Atomic stores (plain moves on x86-64): the sampler may copy this stack
+   * from another thread while it is blocked, seqlock-style (TSan). */
+  __atomic_store_n((const struct spinelprof_frame_descriptor *volatile *)&__spinelprof_stack
+                       .frames[slot], d, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_RELEASE);
-  *(volatile uint32_t *)&__spinelprof_stack.depth = depth + 1;
+  __atomic_store_n((volatile uint32_t *)&__spinelprof_stack.depth, depth + 1,
+                   __ATOMIC_RELEASE);
   return depth;
 }
 
 /* Pop: restore the depth saved at entry. */
 static inline void frame_pop(uint32_t saved) {
   __atomic_signal_fence(__ATOMIC_RELEASE);
-  *(volatile uint32_t *)&__spinelprof_stack.depth = saved;
+  __atomic_store_n((volatile uint32_t *)&__spinelprof_stack.depth, saved,
+                   __ATOMIC_RELEASE);
 }
 
 static inline uint64_t process_cpu_ns(void) {

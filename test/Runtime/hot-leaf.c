@@ -3,6 +3,11 @@
 // is valid and self-consistent (check_sprof.py checks every key of
 // docs/formats.md and that the folded file and the .sprof agree).
 //
+// UNSUPPORTED: tsan
+// (Under TSan a signal waits for TSan's next interceptor or runtime call,
+// so samples land there, not where the program was; this test asserts
+// where they land.)
+//
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/hot.folded %t/app arg1 'arg "two"'

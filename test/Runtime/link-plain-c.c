@@ -1,6 +1,10 @@
 // A C program links the runtime with plain gcc (no C++ driver, no
 // -lstdc++) and with clang; both profile.
 //
+// UNSUPPORTED: sanitized
+// (Links with plain `cc`: a sanitized runtime archive needs the sanitizer
+// runtime at link time.)
+//
 // RUN: rm -rf %t && mkdir %t
 // RUN: cc -O2 -I%include -I%inputs %s %rtlib -o %t/app-gcc
 // RUN: %clang -O2 -I%include -I%inputs %s %rtlib -o %t/app-clang

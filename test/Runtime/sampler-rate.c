@@ -5,6 +5,10 @@
 // thread, checked with a wide margin (the machine may be loaded); each
 // thread's samples match its CPU time.
 //
+// UNSUPPORTED: tsan
+// (Measures the achieved rate, which TSan's slowdown of the sampler thread
+// lowers.)
+//
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 2> %t/err1

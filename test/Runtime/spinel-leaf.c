@@ -4,6 +4,10 @@
 // elimination deletes the push at -O2 and the leaf, which burns the time,
 // vanishes from every sample. It must be the top frame of most samples.
 //
+// UNSUPPORTED: sanitized
+// (Asserts time shares of code whose cost the sanitizers change
+// unevenly; that is not a property of the profiler.)
+//
 // RUN: %clang_prof -O2 -I%examples %s %rtlib -o %t.o2
 // RUN: env SPINEL_PROFILE=%t.o2.folded SPINEL_PROFILE_QUIET=1 %t.o2 40000000 | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_stacks.py %t.o2.folded --rules %s

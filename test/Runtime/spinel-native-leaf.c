@@ -6,6 +6,11 @@
 // not be charged to the method itself. (libc here has no .symtab, so its
 // memcmp variant is named by the object: "[native] libc.so.6".)
 //
+// UNSUPPORTED: tsan
+// (Under TSan a signal waits for TSan's next interceptor or runtime call,
+// so samples land there, not where the program was; this test asserts
+// where they land.)
+//
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O2 -I%include -DNATIVE_HALF -c %s -o %t/bigint.o
 // RUN: %clang_prof -O2 -I%examples -c %s -o %t/prog.o

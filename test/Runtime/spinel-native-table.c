@@ -7,6 +7,10 @@
 // from its in-memory image. The native half of this file is
 // compiled separately, without the plugin, as Spinel's libspinel_rt.a is.
 //
+// UNSUPPORTED: sanitized
+// (Sanitizer runtimes define qsort and other libc functions in the
+// executable (interceptors), so they are not libc's native frames.)
+//
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O1 -I%include -DNATIVE_HALF -c %s -o %t/native.o
 // RUN: %clang_prof -O1 -c %s -o %t/prog.o

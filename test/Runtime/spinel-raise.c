@@ -4,6 +4,10 @@
 // be impossible: a frame the longjmp abandoned must never appear above the
 // rescuer once it resumes, and the frame that burns the time is the leaf.
 //
+// UNSUPPORTED: sanitized
+// (Asserts time shares of code whose cost the sanitizers change
+// unevenly; that is not a property of the profiler.)
+//
 // RUN: %clang_prof -O2 -I%examples %s %rtlib -o %t.o2
 // RUN: env SPINEL_PROFILE=%t.o2.folded SPINEL_PROFILE_QUIET=1 %t.o2 1000000 > %t.o2.out
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.o2.out

@@ -24,7 +24,8 @@
 #include <stdio.h>
 #include <time.h>
 
-static volatile uint64_t sink;
+// One per thread: the burners must not share (and race on) one variable.
+static _Thread_local volatile uint64_t sink;
 
 static uint64_t thread_cpu_ns(void) {
   struct timespec t;

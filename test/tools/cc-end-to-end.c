@@ -1,6 +1,10 @@
 // spinel-prof cc with the real clang, plugin and runtime: build, run, report.
 // The hot leaf must be the top frame by self, under the caller that calls it.
 //
+// UNSUPPORTED: sanitized
+// (Asserts time shares of code whose cost the sanitizers change
+// unevenly; that is not a property of the profiler.)
+//
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c && cd %t
 //
 // One step, with the flags Spinel passes under --cc (gc-sections must not

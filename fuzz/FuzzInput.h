@@ -1,0 +1,64 @@
+//===- FuzzInput.h - Shared pieces of the fuzz targets ----------*- C++ -*-===//
+//
+// Every target turns the fuzzer's bytes into a Profile the way the tool
+// does (a .sprof when the text starts with '{', folded stacks otherwise),
+// then checks a property. The readers promise InputError for bad input;
+// any other exception escapes the target and libFuzzer reports it as a
+// crash, which is the point.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_FUZZ_FUZZINPUT_H
+#define SPINELPROF_FUZZ_FUZZINPUT_H
+
+#include "FoldedReader.h"
+#include "Profile.h"
+#include "SprofReader.h"
+#include "ToolError.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+
+namespace spinelprof::fuzz {
+
+/// Stops the run with a message: libFuzzer saves the input that did it.
+[[noreturn]] inline void fail(const char *What) {
+  std::fprintf(stderr, "fuzz property violated: %s\n", What);
+  std::abort();
+}
+
+inline void check(bool Ok, const char *What) {
+  if (!Ok)
+    fail(What);
+}
+
+/// What every reader must guarantee about a Profile it returns.
+inline void checkProfileShape(const Profile &P) {
+  for (const Sample &S : P.Samples)
+    for (uint32_t F : S.Stack)
+      check(F < P.Frames.size(), "sample refers to a frame that does not exist");
+}
+
+/// The profile in Text, or nullopt when the reader rejected it cleanly.
+inline std::optional<Profile> readProfileText(std::string_view Text) {
+  size_t First = Text.find_first_not_of(" \t\r\n");
+  try {
+    Profile P = First != std::string_view::npos && Text[First] == '{'
+                    ? parseSprofText(Text, "fuzz.sprof")
+                    : parseFoldedText(Text, "fuzz.folded");
+    checkProfileShape(P);
+    return P;
+  } catch (const InputError &) {
+    return std::nullopt;
+  }
+}
+
+inline std::string_view bytes(const uint8_t *Data, size_t Size) {
+  return {reinterpret_cast<const char *>(Data), Size};
+}
+
+} // namespace spinelprof::fuzz
+
+#endif // SPINELPROF_FUZZ_FUZZINPUT_H
