@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "AllocSites.h"
 
+#include "DescriptorStrings.h"
 #include "SpinelNames.h"
 
 #include "spinelprof/abi.h"
@@ -128,10 +129,11 @@ private:
   StructType *DescriptorTy;
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
-  StringMap<GlobalVariable *> Strings;
+  DescriptorStrings Strings;
 };
 
-AllocSiteMarker::AllocSiteMarker(Module &M) : M(M), Ctx(M.getContext()) {
+AllocSiteMarker::AllocSiteMarker(Module &M)
+    : M(M), Ctx(M.getContext()), Strings(M) {
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
@@ -183,18 +185,7 @@ GlobalVariable *AllocSiteMarker::countdown() {
   return Countdown;
 }
 
-Constant *AllocSiteMarker::getString(StringRef S) {
-  GlobalVariable *&GV = Strings[S];
-  if (!GV) {
-    Constant *Data = ConstantDataArray::getString(Ctx, S, /*AddNull=*/true);
-    GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
-                            GlobalValue::PrivateLinkage, Data,
-                            "__spinelprof_str");
-    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-    GV->setAlignment(Align(1));
-  }
-  return GV;
-}
+Constant *AllocSiteMarker::getString(StringRef S) { return Strings.get(S); }
 
 Constant *AllocSiteMarker::typeDescriptor(StringRef Type) {
   std::string Name = ("__spinelprof_alloc_type." + Type).str();

@@ -37,6 +37,7 @@
 #include "SpinelProfPass.h"
 
 #include "BlockCreators.h"
+#include "DescriptorStrings.h"
 #include "FramePolicy.h"
 #include "SpinelNames.h"
 #include "SymbolMap.h"
@@ -270,7 +271,7 @@ private:
 
   Value *StackGlobal = nullptr;
   Value *OffsetGlobal = nullptr;
-  StringMap<GlobalVariable *> Strings;
+  DescriptorStrings Strings;
   SmallVector<GlobalValue *, 32> Descriptors;
 };
 
@@ -278,7 +279,7 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
                                                  const FramePolicy &Policy,
                                                  const SymbolMap *Symbols)
     : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols),
-      Blocks(Symbols) {
+      Blocks(Symbols), Strings(M) {
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
@@ -364,18 +365,7 @@ Value *ShadowStackInstrumenter::getStackOffset() {
   return OffsetGlobal = GV;
 }
 
-Constant *ShadowStackInstrumenter::getString(StringRef S) {
-  GlobalVariable *&GV = Strings[S];
-  if (!GV) {
-    Constant *Data = ConstantDataArray::getString(Ctx, S, /*AddNull=*/true);
-    GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
-                            GlobalValue::PrivateLinkage, Data,
-                            "__spinelprof_str");
-    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-    GV->setAlignment(Align(1));
-  }
-  return GV;
-}
+Constant *ShadowStackInstrumenter::getString(StringRef S) { return Strings.get(S); }
 
 GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F) {
   StringRef CName = F.getName();

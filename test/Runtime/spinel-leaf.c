@@ -23,10 +23,11 @@
 // STACKS: Mixer.new -> sp_gc_alloc
 // STACKS: sp_gc_* -> sp_gc_*
 // STACKS-SAMPLES: >= 50
-// (A deleted push gives 0%. Measured with the sampler's copies: 72-92% in
-// most runs, 39% and 49% once each on a heavily loaded machine.)
-// STACKS-LEAF: Mixer#step >= 30%
-// STACKS-PATH: <main>;Mixer#run;Mixer#step >= 30%
+// A deleted push gives 0%. Normally the leaf has 50-90% (-O0 less than
+// -O2), but on a loaded machine -O0 has been seen at 30%: the bound only
+// has to tell the two apart.
+// STACKS-LEAF: Mixer#step >= 15%
+// STACKS-PATH: <main>;Mixer#run;Mixer#step >= 15%
 //
 // CHECK: {{^}}<main>;Mixer#run;Mixer#step {{[0-9]+$}}
 // OUT: mixed: {{[0-9]+}}
