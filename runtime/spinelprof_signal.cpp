@@ -140,14 +140,17 @@ static void takeSample(void *Context) {
   bool LeafFits;
   bool Late = afterSyscall(Pc) && monotonicNs() - T->SnapSentNs > LateNs;
   if (T->SnapLive) {
-    // The copy has only the stable prefix. The thread's own stack is
-    // used unless the signal was delivered by a syscall (the stack then
-    // would be the syscall's, not a random moment's); else the prefix.
+    // No exact copy: the thread kept pushing and popping while it was
+    // read. Its own stack, now, is true; but if a syscall delivered the
+    // signal late, it is the syscall's (code next to syscalls would be
+    // over-represented): the sampler takes the sample again later.
+    if (Late && T->Returns < MaxReturns) {
+      ++T->Returns;
+      T->SnapState.store(ThreadSlot::SnapReturned, std::memory_order_release);
+      return;
+    }
     viewStack(&__spinelprof_stack, Offset, S);
     LeafFits = !Late;
-    if (!LeafFits)
-      S = StackView(T->SnapFrames, T->SnapLength,
-                    T->SnapLength ? nullptr : &UnknownFrame);
   } else {
     // Copied while the scheduler had the thread stopped, and it resumes
     // right after a syscall: it was stopped at that syscall's exit (where
@@ -223,7 +226,7 @@ static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
   // the CPU, or has SIGPROF blocked): record its copy as it is.
   if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
     nameThread(T, false);
-    recordSnapshotWithoutLeaf(T);
+    recordSnapshotWithoutLeaf(T, Fallback::Recopy);
   }
   uint32_t Empty = ThreadSlot::SnapEmpty;
   if (!T.SnapState.compare_exchange_strong(Empty, ThreadSlot::SnapTaken,
@@ -251,7 +254,7 @@ static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
   T.SnapState.store(ThreadSlot::SnapReady, std::memory_order_release);
   if (!UseNativeFrames && !T.SnapLive && !T.SnapStopped) {
     nameThread(T, false);
-    recordSnapshotWithoutLeaf(T);
+    recordSnapshotWithoutLeaf(T, Fallback::Unknown);
     return false;
   }
   return true;
@@ -489,7 +492,7 @@ void stopSampling() {
     ThreadSlot &T = threadSlot(I);
     if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
       nameThread(T, false);
-      recordSnapshotWithoutLeaf(T);
+      recordSnapshotWithoutLeaf(T, Fallback::Unknown);
     }
   }
 }

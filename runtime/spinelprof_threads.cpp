@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 extern "C" {
@@ -90,6 +91,24 @@ static void useStack(spinelprof_shadow_stack *S) {
                    __ATOMIC_RELAXED);
 }
 
+/// Bracket a change of the stack in use (the offset, a fiber's resumer, a
+/// freed fiber's depth): SwitchSeq is odd in between, so that copyStack,
+/// reading from another thread, keeps only a copy of one fiber chain.
+/// x86-64 keeps the stores in program order for other CPUs; the fences
+/// keep the compiler from moving them.
+static void beginSwitch() {
+  if (ThreadSlot *T = MySlot) {
+    T->SwitchSeq.store(T->SwitchSeq.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+  }
+}
+static void endSwitch() {
+  if (ThreadSlot *T = MySlot)
+    T->SwitchSeq.store(T->SwitchSeq.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_release);
+}
+
 static bool isFiberStack(const spinelprof_shadow_stack *S) {
   return S != &__spinelprof_stack;
 }
@@ -113,7 +132,9 @@ static bool fiberCreated(FiberStart &Start) {
       return false;
     F = static_cast<FiberStack *>(P);
   }
-  F->Stack.depth = 0;
+  // A reused stack keeps its gen (it must never go down), and no copy
+  // reads it: it is in no thread's chain.
+  __atomic_store_n(&F->Stack.depth, 0, __ATOMIC_RELAXED);
   F->Resumer = nullptr;
   F->Start = Start;
   F->Start.Fiber = &F->Start;
@@ -145,9 +166,11 @@ static void switchTo(spinelprof_shadow_stack *S) {
   spinelprof_shadow_stack *Previous = currentStack();
   if (S == Previous)
     return;
+  beginSwitch();
   if (isFiberStack(S) && !resumedBy(Previous, S))
     reinterpret_cast<FiberStack *>(S)->Resumer = Previous;
   useStack(S);
+  endSwitch();
 }
 
 static void fiberEntered(FiberStart &Start) {
@@ -159,8 +182,10 @@ static void fiberReturned(FiberStart &Start) {
   // The body returned: uc_link's context runs next, usually the resumer.
   // If it was left by a swapcontext, that wrapper restores its stack.
   spinelprof_shadow_stack *Back = F->Resumer;
+  beginSwitch();
   useStack(Back ? Back : &__spinelprof_stack);
-  F->Stack.depth = 0;
+  __atomic_store_n(&F->Stack.depth, 0, __ATOMIC_RELAXED);
+  endSwitch();
   lockFibers();
   F->NextFree = FreeFibers;
   FreeFibers = F;
@@ -186,10 +211,13 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Block, Scope.SavedMask, 8);
   spinelprof_shadow_stack *S = currentStack();
   uint32_t D = S->depth;
-  // Atomic (relaxed: the same store on x86-64) because the sampler may be
-  // copying this stack from outside, seqlock-style, when the thread comes
-  // back from one blocking call and enters the next; the copy is then
-  // discarded, but the access must not be a data race (TSan reports it).
+  // A push as abi.h says: gen, slot, depth. Atomic (relaxed: the same
+  // stores on x86-64) because the sampler may be copying this stack from
+  // outside, seqlock-style, when the thread comes back from one blocking
+  // call and enters the next; the copy is then discarded, but the access
+  // must not be a data race (TSan reports it).
+  __atomic_store_n(&S->gen, S->gen + 1, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_release);
   __atomic_store_n(
       &S->frames[D < SPINELPROF_STACK_CAPACITY ? D : SPINELPROF_STACK_CAPACITY],
       Frame, __ATOMIC_RELAXED);
@@ -249,6 +277,7 @@ void registerCurrentThread() {
     S.OwnStack = &__spinelprof_stack;
     S.OffsetVar = &__spinelprof_stack_offset;
     S.BlockSeq.store(0);
+    S.SwitchSeq.store(0);
     S.Named.store(0);
     // SnapFrames stays: the buffer belongs to the slot.
     S.SnapState.store(ThreadSlot::SnapEmpty);
@@ -277,7 +306,7 @@ void unregisterCurrentThread() {
   // is recorded as copied, before the slot goes.
   if (S->SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady)
     nameThread(*S, true);
-  recordSnapshotWithoutLeaf(*S);
+  recordSnapshotWithoutLeaf(*S, Fallback::OwnStack);
   MySlot = nullptr;
   S->State.store(ThreadSlot::Leaving, std::memory_order_seq_cst);
   // The sampler may be copying this thread's stack; it finishes in
@@ -361,114 +390,118 @@ const FrameDescriptor *stackTop(const spinelprof_shadow_stack *Own,
   return __atomic_load_n(&S->frames[Depth - 1], __ATOMIC_ACQUIRE);
 }
 
-static constexpr int CopyPasses = 4;
 static constexpr int CopyTries = 4;
 
-/// One pass over a stack in use by another thread: its layout (which
-/// stacks, how deep) into V and its frames, flattened, into Buffer; or,
-/// with Match, compares them with the first Length frames of Buffer
-/// instead and sets Match to how many leading frames are the same.
-/// Returns the frames read.
-static uint32_t readPass(const ThreadSlot &T, intptr_t Offset, StackView &V,
-                         const FrameDescriptor **Buffer, uint32_t Length,
-                         uint32_t *Match) {
-  viewStack(T.OwnStack, Offset, V);
-  uint32_t N = 0;
-  bool Same = true;
-  for (uint32_t G = 0; G < V.SegmentCount; ++G) {
-    const StackView::Segment &Seg = V.Segments[G];
-    for (uint32_t I = 0; I < Seg.Count && N < StackCopyCapacity; ++I, ++N) {
-      const FrameDescriptor *F =
-          __atomic_load_n(&Seg.Frames[I], __ATOMIC_ACQUIRE);
-      if (!Match)
-        Buffer[N] = F;
-      else if (Same && (N >= Length || Buffer[N] != F))
-        Same = false, *Match = N;
-    }
-  }
-  if (Match && Same)
-    *Match = N;
-  return N;
+/// A copy slower than this is thrown away: gen, 32 bits, could have wrapped
+/// round to the same value (2^32 pushes take seconds).
+static constexpr uint64_t MaxCopyNs = 1000000000u;
+
+static uint64_t coarseNs() {
+  struct timespec T;
+  if (clock_gettime(CLOCK_MONOTONIC_COARSE, &T) != 0)
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
-static bool sameLayout(const StackView &A, const StackView &B) {
-  if (A.SegmentCount != B.SegmentCount || A.Leaf != B.Leaf)
-    return false;
-  for (uint32_t G = 0; G < A.SegmentCount; ++G)
-    if (A.Segments[G].Frames != B.Segments[G].Frames ||
-        A.Segments[G].Count != B.Segments[G].Count)
-      return false;
-  return true;
-}
+namespace {
+/// A stack of the chain a copy reads, with its gen and depth read first.
+struct ChainLevel {
+  const spinelprof_shadow_stack *Stack;
+  uint32_t Gen;
+  uint32_t Depth;
+};
+} // namespace
 
-// Reading a stack that its thread keeps changing. The owner writes a slot,
-// then (release) the depth; a slot at index i is only ever rewritten after
-// the depth came down to i. x86-64 keeps one thread's stores in order for
-// every other thread, and the copy's loads are acquire loads, so each load
-// sees the owner's memory at some point of its store order, never earlier
-// than the load before. A single pass can still mix two moments: slot i
-// read before the owner returned below it and slot i+1 after the owner
-// pushed again (a caller with the callee of another call: an impossible
-// pair), or a stale slot above a depth that dropped and came back. So the
-// stack is read CopyPasses times, layout (offset, fiber chain, depths) and
-// frames, and kept only if every pass read the same: a mixed copy then
-// needs the owner to mix the same slots the same way in every pass.
-// test/Runtime/cross-thread-read.c, a thread switching between two
-// caller/callee pairs every few nanoseconds, finds such a copy in about 1
-// of 1,000 samples with two passes, 1 in 130,000 with three, none in 200,000 with four. A
-// stack that never reads the same in CopyPasses passes (CopyTries tries)
-// has its top changing all the time; the frames below the first that
-// differed (its stable prefix, the same in every pass of the last try) are
-// given to the caller, whose signal handler settles the rest.
-// (AArch64 does not order the owner's stores for other CPUs the same way;
-// there the repeated passes are all that catch a torn copy.)
+// Reading a stack that its thread keeps changing, seqlock-style. The owner
+// pushes by bumping gen, then writing the slot, then the depth (abi.h), and
+// pops by storing a lower depth; gen never goes down. x86-64 keeps the
+// owner's stores in that order for every other CPU, and the copy's loads
+// (acquire) are kept in program order too, so each load sees the owner's
+// memory at a point of its store order no earlier than the load before.
+// Each try reads the fiber switch sequence, the chain of stacks, each
+// stack's gen and then depth, the slots below each depth, each depth and
+// then gen again, and the switch sequence again, and keeps the copy only if
+// the second reads equal the first. Then no push happened on any of the
+// stacks while the slots were read (a push's gen store comes before its
+// slot and depth stores; only a push under way when gen was first read
+// could still store, and its slot is at or above the depth read), no pop
+// either (without a push the depth only goes down), and no fiber switch:
+// the copy is the thread's stack as it was at one moment, exactly, not a
+// probability. (A returns_twice re-push is a push; the blocking-call and
+// manual pushes follow the same order.) A try fails whenever the owner
+// pushes or pops during it; after CopyTries failures the caller gets
+// nothing, and its signal handler, on the thread itself, settles the
+// sample. AArch64 does not keep the owner's stores in order for other CPUs
+// (they are plain stores): there a copy could be torn.
 bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
                StackCopy &Out) {
-  uint32_t Stable = 0;
-  for (int Try = 0; Try < CopyTries; ++Try) {
-    intptr_t Offset = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
-    StackView First;
-    uint32_t N = readPass(T, Offset, First, Buffer, 0, nullptr);
-    uint32_t Prefix = N;
-    bool Same = true;
-    for (int Pass = 1; Pass < CopyPasses; ++Pass) {
-      intptr_t Now = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
-      StackView Again;
-      uint32_t Match = 0;
-      uint32_t M = readPass(T, Now, Again, Buffer, N, &Match);
-      if (Match < Prefix)
-        Prefix = Match;
-      Same = Same && Now == Offset && M == N && Match == N &&
-             sameLayout(First, Again);
-    }
-    if (Same) {
-      Out.Length = N;
-      Out.Leaf = First.Leaf;
-      // As stackTop: the last frame copied if it is on the stack in use.
-      const StackView::Segment *Last =
-          First.SegmentCount ? &First.Segments[First.SegmentCount - 1]
-                             : nullptr;
-      if (First.Leaf == &TruncatedFrame)
-        Out.Top = &TruncatedFrame;
-      else if (Last && Last->Frames == stackAt(T.OwnStack, Offset)->frames)
-        Out.Top = Buffer[N - 1];
-      else
-        Out.Top = nullptr;
-      return true;
-    }
-    // The frames below the first that differed read the same in every
-    // pass, as a whole copy must. If none differed (only a depth or the
-    // stack in use did), the top one may be a stale slot that read the
-    // same each time: only the frames below it are kept.
-    Stable = Prefix == N && Prefix ? Prefix - 1 : Prefix;
-  }
-  Out.Length = Stable;
+  Out.Length = 0;
   Out.Leaf = nullptr;
   Out.Top = nullptr;
+  ChainLevel Chain[(StackView::MaxSegments + 1) / 2];
+  for (int Try = 0; Try < CopyTries; ++Try) {
+    uint64_t StartNs = coarseNs();
+    uint32_t Switch = T.SwitchSeq.load(std::memory_order_acquire);
+    if (Switch & 1)
+      continue; // A fiber switch under way.
+    intptr_t Offset = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
+    uint32_t Levels = 0;
+    const spinelprof_shadow_stack *Cur = stackAt(T.OwnStack, Offset);
+    while (Cur && Levels < sizeof(Chain) / sizeof(Chain[0])) {
+      Chain[Levels++].Stack = Cur;
+      if (Cur == T.OwnStack)
+        break;
+      Cur = __atomic_load_n(
+          &reinterpret_cast<const FiberStack *>(Cur)->Resumer,
+          __ATOMIC_ACQUIRE);
+    }
+    for (uint32_t L = 0; L < Levels; ++L) {
+      Chain[L].Gen = __atomic_load_n(&Chain[L].Stack->gen, __ATOMIC_ACQUIRE);
+      Chain[L].Depth =
+          __atomic_load_n(&Chain[L].Stack->depth, __ATOMIC_ACQUIRE);
+    }
+    // Root first, as viewStack: each resumer below the fiber it resumed,
+    // a "[fiber]" marker between.
+    uint32_t N = 0;
+    bool Truncated = false;
+    for (uint32_t L = Levels; L-- > 0;) {
+      uint32_t Depth = Chain[L].Depth;
+      if (Depth > SPINELPROF_STACK_CAPACITY) {
+        Depth = SPINELPROF_STACK_CAPACITY;
+        Truncated = L == 0;
+      }
+      if (L + 1 < Levels)
+        Buffer[N++] = &FiberMarkerFrame;
+      const FrameDescriptor *const *Frames = Chain[L].Stack->frames;
+      for (uint32_t I = 0; I < Depth; ++I)
+        Buffer[N++] = __atomic_load_n(&Frames[I], __ATOMIC_ACQUIRE);
+    }
+    bool Same = true;
+    for (uint32_t L = 0; L < Levels; ++L) {
+      uint32_t Depth =
+          __atomic_load_n(&Chain[L].Stack->depth, __ATOMIC_ACQUIRE);
+      uint32_t Gen = __atomic_load_n(&Chain[L].Stack->gen, __ATOMIC_ACQUIRE);
+      Same = Same && Depth == Chain[L].Depth && Gen == Chain[L].Gen;
+    }
+    Same = Same && T.SwitchSeq.load(std::memory_order_acquire) == Switch;
+    if (!Same || coarseNs() - StartNs >= MaxCopyNs)
+      continue;
+    Out.Length = N;
+    if (Truncated) {
+      Out.Leaf = Out.Top = &TruncatedFrame;
+    } else {
+      if (N == 0)
+        Out.Leaf = &UnknownFrame;
+      // As stackTop: the top frame of the stack in use, if it has one.
+      if (Levels && Chain[0].Depth)
+        Out.Top = Buffer[N - 1];
+    }
+    return true;
+  }
   return false;
 }
 
-void recordSnapshotWithoutLeaf(ThreadSlot &T) {
+void recordSnapshotWithoutLeaf(ThreadSlot &T, Fallback F) {
   uint32_t Ready = ThreadSlot::SnapReady;
   if (!T.SnapState.compare_exchange_strong(Ready, ThreadSlot::SnapTaken,
                                            std::memory_order_acq_rel))
@@ -476,6 +509,17 @@ void recordSnapshotWithoutLeaf(ThreadSlot &T) {
   {
     StackView S(T.SnapFrames, T.SnapLength,
                 T.SnapLength ? T.SnapLeaf : &UnknownFrame);
+    if (T.SnapLive) {
+      // No exact copy was read: the stack as it is now, if it can be read.
+      StackCopy C;
+      S = StackView();
+      if (F == Fallback::OwnStack)
+        viewStack(&__spinelprof_stack, __spinelprof_stack_offset, S);
+      else if (F == Fallback::Recopy && copyStack(T, T.SnapFrames, C))
+        S = StackView(T.SnapFrames, C.Length, C.Leaf);
+      else
+        S.Leaf = &UnknownFrame;
+    }
     if (S.Leaf == &TruncatedFrame)
       noteTruncated();
     recordSample(T.Tid, S, T.SnapWeightNs, T.SnapCount);

@@ -27,6 +27,10 @@ struct ThreadSlot {
   /// Odd while the thread is inside a blocking call (SIGPROF blocked, a
   /// blocking frame on top); bumped on entry and on exit.
   std::atomic<uint32_t> BlockSeq;
+  /// Odd while the thread changes which shadow stack it uses (a fiber
+  /// switch: the offset, a fiber's resumer); bumped before and after, so
+  /// that a copy from outside can tell it read one fiber chain.
+  std::atomic<uint32_t> SwitchSeq;
   std::atomic<uint32_t> Named;
   uint32_t Tid;
   clockid_t CpuClock;
@@ -41,10 +45,10 @@ struct ThreadSlot {
   enum : uint32_t { SnapEmpty = 0, SnapReady = 1, SnapTaken = 2,
                     SnapReturned = 3 };
   std::atomic<uint32_t> SnapState;
-  /// Set when the copy could not be validated (the thread kept changing
-  /// its top): SnapFrames holds the stable prefix, and the handler
-  /// records its own stack unless a syscall delivered the signal, else
-  /// the prefix.
+  /// Set when no exact copy could be read (the thread kept pushing or
+  /// popping while it was read): SnapFrames holds nothing, and the
+  /// handler records its own stack, or gives the sample back if a
+  /// syscall delivered the signal late.
   bool SnapLive;
   /// Cpu mode: the thread was off the CPU while it was copied, so the copy
   /// shows where the scheduler stopped it; the handler checks where that
@@ -101,9 +105,10 @@ struct StackCopy {
 
 /// Copies the stack thread T is using now (its fiber chain included) into
 /// Buffer (StackCopyCapacity entries), read from another thread while T
-/// runs. Returns false if no consistent copy was read (T kept changing
-/// its top): Out then holds only the stable prefix (Length frames, no
-/// Leaf or Top). Sampler thread only; T is Busy and Active.
+/// runs: exactly the stack T had at one moment during the copy, or
+/// nothing. Returns false if no exact copy was read (T pushed, popped or
+/// switched fibers during each try): Out is then empty (no frames, Leaf or
+/// Top). Sampler thread only; T is Busy and Active.
 bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
                StackCopy &Out);
 
@@ -112,9 +117,15 @@ bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
 const FrameDescriptor *stackTop(const spinelprof_shadow_stack *Own,
                                 intptr_t Offset);
 
+/// Where a sample in flight whose copy failed (SnapLive) gets its stack
+/// when its signal never came: the calling thread's own stack (T's own
+/// thread), a new copy (the sampler thread, holding T), or none
+/// ("[unknown]").
+enum class Fallback { OwnStack, Recopy, Unknown };
+
 /// Records T's sample in flight, if one is waiting, without a native
-/// leaf. Async-signal-safe; any thread.
-void recordSnapshotWithoutLeaf(ThreadSlot &T);
+/// leaf. Async-signal-safe; any thread (see Fallback).
+void recordSnapshotWithoutLeaf(ThreadSlot &T, Fallback F);
 
 /// Gives T's thread id its name in the sample table, once: read with prctl
 /// on the thread itself, else from /proc/self/task/TID/comm. The process's
