@@ -7,16 +7,22 @@
 // run at once, so that on two CPUs one of them always runs on a CPU other
 // than the sampler's (a thread stopped while it is copied cannot tear the
 // copy), at base depths 0 and 7, then 13 and 20, so that the changing
-// slots fall at different cache-line offsets. (Measured: a copy read in
-// one pass fails this test every time, with 2 to 300 impossible samples;
-// two passes fail it about every other run.)
+// slots fall at different cache-line offsets; and with "tight", as fast as
+// the owner can: no work between the pushes and pops, so that the two
+// states a;x and b;c (the same depth) alternate every few instructions.
+// (Measured: a copy read in one pass fails this test every time, with 2 to
+// 300 impossible samples; two passes fail it about every other run; four
+// passes failed it in 2 of ~12,000 samples in one CI run. The copy is now
+// exact: a generation counter that every push bumps, read seqlock-style.)
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -pthread -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/d0.folded SPINEL_PROFILE_HZ=10000 SPINEL_PROFILE_QUIET=1 %t/app 0 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/d13.folded SPINEL_PROFILE_HZ=10000 SPINEL_PROFILE_QUIET=1 %t/app 13 | FileCheck %s
-// RUN: %python %inputs/check_stacks.py %t/d0.folded --rules %s
-// RUN: %python %inputs/check_stacks.py %t/d13.folded --rules %s
+// RUN: env SPINEL_PROFILE=%t/t5.folded SPINEL_PROFILE_HZ=10000 SPINEL_PROFILE_QUIET=1 %t/app 5 tight | FileCheck %s
+// RUN: %python %inputs/check_stacks.py %t/d0.folded --rules %s --prefix STACKS --prefix SPIN
+// RUN: %python %inputs/check_stacks.py %t/d13.folded --rules %s --prefix STACKS --prefix SPIN
+// RUN: %python %inputs/check_stacks.py %t/t5.folded --rules %s --prefix STACKS --prefix TIGHT
 //
 // CHECK: done
 // STACKS-ROOT: <main>
@@ -28,14 +34,18 @@
 // STACKS: Object#base -> Object#base, Object#a, Object#b
 // STACKS: Object#a -> Object#x
 // STACKS: Object#b -> Object#c
-// STACKS-ANY: Object#x >= 10%
-// STACKS-ANY: Object#c >= 10%
+// SPIN-ANY: Object#x >= 10%
+// SPIN-ANY: Object#c >= 10%
+// (tight: a;x and b;c are each a few instructions of the loop: ~3.5%)
+// TIGHT-ANY: Object#x >= 1%
+// TIGHT-ANY: Object#c >= 1%
 // STACKS-SAMPLES: >= 500
 #include "manual_frames.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
 FRAME(f_run, "Thread#run", "sp_Thread_run", SPINELPROF_KIND_USER);
@@ -46,9 +56,12 @@ FRAME(f_b, "Object#b", "sp_b", SPINELPROF_KIND_USER);
 FRAME(f_c, "Object#c", "sp_c", SPINELPROF_KIND_USER);
 
 static volatile uint64_t sink;
+static int tight;
 static __thread uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static inline void spin(void) {
+  if (tight)
+    return;
   rng = rng * 6364136223846793005u + 1442695040888963407u;
   uint64_t x = sink;
   for (unsigned i = (unsigned)(rng >> 59); i > 0; --i)
@@ -107,6 +120,7 @@ static void *thread_main(void *arg) {
 int main(int argc, char **argv) {
   uint32_t d = frame_push(&f_main);
   levels = argc > 1 ? atoi(argv[1]) : 0;
+  tight = argc > 2 && !strcmp(argv[2], "tight");
   pthread_t t;
   if (pthread_create(&t, NULL, thread_main, NULL) != 0)
     return 1;
