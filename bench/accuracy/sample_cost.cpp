@@ -1,6 +1,6 @@
 //===- sample_cost.cpp - What one sample costs, by part -------------------===//
 //
-// The sampler thread's copy of a thread's stack (copyStack: four passes,
+// The sampler thread's copy of a thread's stack (copyStack: one seqlock read,
 // on the sampler thread) and the handler's record of it (recordSample, on
 // the sampled thread), in ns, at depths 10, 50 and 200, timed with the
 // thread CPU clock. The kernel's signal delivery is not included;
