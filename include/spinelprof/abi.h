@@ -109,7 +109,10 @@ struct spinelprof_frame_descriptor {
  * keeps them in this order (x86-64 keeps them in order for other CPUs too):
  * a reader that sees the slot or the depth of a push sees its gen. They
  * carry a TBAA type of their own, so they do not stop the compiler from
- * keeping the program's other values in registers. */
+ * keeping the program's other values in registers. (gen took the place of
+ * a reserved word that was always 0, so the layout and the version are
+ * unchanged; code instrumented before it does not bump gen, and copies of
+ * its frames are not exact.) */
 struct spinelprof_shadow_stack {
   /* Must stay the first field: the plugin stores to the struct's address. */
   uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */
