@@ -36,9 +36,11 @@
 // STACKS: Object#b -> Object#c
 // SPIN-ANY: Object#x >= 10%
 // SPIN-ANY: Object#c >= 10%
-// (tight: a;x and b;c are each a few instructions of the loop: ~3.5%)
-// TIGHT-ANY: Object#x >= 1%
-// TIGHT-ANY: Object#c >= 1%
+// (tight: a;x and b;c are each a few instructions of the loop: ~3.5% of
+// the samples on an idle machine, 0.6% seen beside three busy loops and
+// the test suite; the rule only makes sure both states were sampled.)
+// TIGHT-ANY: Object#x >= 0.2%
+// TIGHT-ANY: Object#c >= 0.2%
 // STACKS-SAMPLES: >= 500
 #include "manual_frames.h"
 
