@@ -283,8 +283,7 @@ static bool sampleBlockedThread(ThreadSlot &T, uint32_t Seq, uint64_t Weight,
 /// it again. While held, a leaving thread waits (unregisterCurrentThread),
 /// so the slot cannot be freed and claimed by a new thread under the
 /// sampler (TSan found the credit loop reading a slot being reused).
-/// Sampler thread only (or stopSampling, once the sampler no longer
-/// ticks); release with releaseSlot.
+/// Sampler thread only; release with releaseSlot.
 static bool holdSlot(ThreadSlot &T) {
   T.Busy.store(1, std::memory_order_seq_cst);
   if (T.State.load(std::memory_order_seq_cst) == ThreadSlot::Active)
@@ -488,22 +487,11 @@ void stopSampling() {
     struct timespec Pause = {0, 100000};
     syscall(SYS_nanosleep, &Pause, nullptr);
   }
-  // Samples whose signal has not arrived yet are recorded as copied; one
-  // whose copy failed gets this thread's own stack, or a new copy of the
-  // other thread's (held like the sampler holds it, so that its memory
-  // stays while it is read).
-  ThreadSlot *Self = currentThreadSlot();
+  // Samples whose signal has not arrived yet are recorded as copied.
   for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I) {
     ThreadSlot &T = threadSlot(I);
-    if (T.SnapState.load(std::memory_order_acquire) != ThreadSlot::SnapReady)
-      continue;
-    nameThread(T, &T == Self);
-    if (&T == Self) {
-      recordSnapshotWithoutLeaf(T, Fallback::OwnStack);
-    } else if (InFlight.load() == 0 && holdSlot(T)) {
-      recordSnapshotWithoutLeaf(T, Fallback::Recopy);
-      releaseSlot(T);
-    } else {
+    if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
+      nameThread(T, false);
       recordSnapshotWithoutLeaf(T, Fallback::Unknown);
     }
   }
