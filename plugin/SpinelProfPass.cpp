@@ -5,13 +5,16 @@
 //   entry:   %off   = load threadlocal.address(@__spinelprof_stack_offset)
 //            %stack = threadlocal.address(@__spinelprof_stack) + %off
 //            %d     = load depth
+//            %g     = load gen
 //            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
 //                                                          ; is the sink
+//            store volatile %g + 1, gen
 //            store volatile @descriptor, frames[%i]
 //            store volatile %d + 1, depth
 //   exits:   store volatile %d, depth          (before ret / resume, or
 //                                              before a musttail call)
-//   after a returns_twice call: the entry's two stores again
+//   after a returns_twice call: gen loaded again, and the entry's three
+//            stores
 //
 // Every load and store of the stack carries a TBAA type of its own.
 //
@@ -21,8 +24,10 @@
 // A signal handler reads the stack and nothing in the IR says so. Volatile
 // stores are never deleted (in a leaf with no calls, dead-store elimination
 // would otherwise delete the push's depth store, which the pop overwrites)
-// and never reordered with each other (the slot is written before the depth
-// publishes it). They are not atomic: LLVM's alias analysis answers "may
+// and never reordered with each other: gen is bumped before the slot is
+// written, and the slot before the depth publishes it, which is what lets
+// the sampler thread copy the stack exactly from outside (abi.h; x86-64
+// keeps one thread's stores in that order for every other CPU). They are not atomic: LLVM's alias analysis answers "may
 // read and write everything" for any store stronger than unordered, while
 // for a volatile store it asks whether the addresses may alias, and the
 // TBAA type, under clang's root beside int, long, double and pointers, says
@@ -91,7 +96,7 @@ constexpr IRField DescriptorFields[] = {IRField::I32, IRField::I32,
                                         IRField::I32, IRField::I32,
                                         IRField::Ptr, IRField::Ptr,
                                         IRField::Ptr};
-/// {depth, reserved, frames[CAPACITY + 1]}; the last entry is the array's
+/// {depth, gen, frames[CAPACITY + 1]}; the last entry is the array's
 /// element type.
 constexpr IRField ShadowStackFields[] = {IRField::I32, IRField::I32,
                                          IRField::Ptr};
@@ -105,7 +110,7 @@ enum DescriptorField : unsigned {
   DescCName,
   DescFile
 };
-enum ShadowStackField : unsigned { StackDepth, StackReserved, StackFrames };
+enum ShadowStackField : unsigned { StackDepth, StackGen, StackFrames };
 
 constexpr size_t fieldSize(IRField F) {
   return F == IRField::I32 ? sizeof(uint32_t) : sizeof(void *);
@@ -147,14 +152,15 @@ using ShadowStack = spinelprof_shadow_stack;
 static_assert(std::size(ShadowStackFields) == StackFrames + 1);
 static_assert(fieldOffset(ShadowStackFields, StackDepth) ==
               offsetof(ShadowStack, depth));
-static_assert(fieldOffset(ShadowStackFields, StackReserved) ==
-              offsetof(ShadowStack, reserved));
+static_assert(fieldOffset(ShadowStackFields, StackGen) ==
+              offsetof(ShadowStack, gen));
 static_assert(fieldOffset(ShadowStackFields, StackFrames) ==
               offsetof(ShadowStack, frames));
 static_assert(sizeof(ShadowStack) ==
               offsetof(ShadowStack, frames) +
                   (StackCapacity + 1) * sizeof(void *));
 static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
+static_assert(sizeof(ShadowStack::gen) == sizeof(uint32_t));
 // The pass loads the offset as an i64.
 static_assert(sizeof(__spinelprof_stack_offset) == sizeof(uint64_t));
 // The pass addresses the depth as the stack's own address.
@@ -291,7 +297,7 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
   DescriptorTy = StructType::get(Ctx, Fields);
   ShadowStackTy = StructType::get(
       Ctx, {irType(ShadowStackFields[StackDepth]),
-            irType(ShadowStackFields[StackReserved]),
+            irType(ShadowStackFields[StackGen]),
             ArrayType::get(irType(ShadowStackFields[StackFrames]),
                            StackCapacity + 1)});
   // A scalar type of its own under clang's C/C++ root and `omnipotent
@@ -466,7 +472,16 @@ void ShadowStackInstrumenter::instrument(Function &F) {
        B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
       "spinelprof.slot");
   Value *Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
+  Value *GenAddr = B.CreateConstInBoundsGEP2_32(ShadowStackTy, StackAddr, 0,
+                                                StackGen, "spinelprof.genp");
+  // The generation is loaded at each push, never reused from the entry's:
+  // the callees bumped it since.
   auto EmitPush = [&](IRBuilder<> &At) {
+    LoadInst *Gen =
+        At.CreateAlignedLoad(Int32Ty, GenAddr, Align(4), "spinelprof.gen");
+    Gen->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+    storeToStack(At, At.CreateAdd(Gen, At.getInt32(1), "spinelprof.nextgen"),
+                 GenAddr, Align(4));
     storeToStack(At, Desc, Slot, Align(8));
     storeToStack(At, Next, StackAddr, Align(4));
   };

@@ -18,11 +18,11 @@
 
 #include <atomic>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -70,22 +70,13 @@ const char *timerName(bool Wall) {
               : "sampler thread, CLOCK_MONOTONIC, thread CPU clocks";
 }
 
-/// Names a thread in the table the first time it is sampled, from its own
-/// handler. Async-signal-safe (prctl is a plain syscall).
-static void nameOwnThread(ThreadSlot &T) {
-  if (T.Named.exchange(1, std::memory_order_relaxed))
-    return;
-  char Name[16] = "main";
-  if (T.Tid != static_cast<uint32_t>(Pid))
-    (void)prctl(PR_GET_NAME, Name, 0, 0, 0);
-  Name[15] = '\0';
-  registerThread(T.Tid, Name);
-}
-
 static const FrameDescriptor *const UnknownRoot[1] = {&UnknownFrame};
 
-static constexpr uint64_t DeferredNs = 20000;
-static constexpr uint32_t MaxDeferrals = 8;
+/// A signal later than this that lands right after a syscall instruction
+/// was most likely delivered by that syscall, not when it was sent.
+static constexpr uint64_t LateNs = 20000;
+/// Samples a handler gives back in a row, at most, before it keeps one.
+static constexpr uint32_t MaxReturns = 8;
 
 /// Whether Pc follows a syscall instruction. Reads the two bytes before
 /// it, in the same page as Pc (so mapped). Async-signal-safe.
@@ -118,55 +109,75 @@ static uintptr_t programCounter(void *Context) {
 
 
 
-/// Records the interrupted thread's shadow stack, with the weight the
-/// sampler left for it. Async-signal-safe: only the lock-free table, plain
-/// syscalls and reads of this thread's own memory; no malloc, locks or
-/// stdio. Not re-entrant (the caller's guard sees to that).
+/// Records the sample in flight for the interrupted thread: the stack the
+/// sampler copied when the sample was due, plus the native function the
+/// thread is in now as its leaf, when that leaf belongs on the copy. The
+/// signal comes later than the copy (an IPI away, 20-250 us in this VM, or
+/// at the thread's next syscall), so the PC is used only if the thread's
+/// top frame is still the copy's (the native function is then called by
+/// that frame: a possible pair) and the signal was not delivered late by a
+/// syscall (then the PC says where the syscall was, not where the thread
+/// was when the sample was due: the sample stays on the instrumented
+/// frame). Async-signal-safe: reads of this thread's memory, the lock-free
+/// table, vDSO clock and prctl; no malloc, locks or stdio. Not re-entrant
+/// (the caller's guard sees to that).
 static void takeSample(void *Context) {
   ThreadSlot *T = currentThreadSlot();
   if (!T)
     return;
-  uint32_t Count = T->PendingCount.exchange(0, std::memory_order_acq_rel);
-  uint64_t Weight = T->PendingWeightNs.exchange(0, std::memory_order_acq_rel);
-  if (Count == 0)
-    return; // Not the sampler's signal (or already counted).
+  uint32_t Ready = ThreadSlot::SnapReady;
+  if (!T->SnapState.compare_exchange_strong(Ready, ThreadSlot::SnapTaken,
+                                            std::memory_order_acq_rel))
+    return; // Not the sampler's signal, or its sample was taken already.
+  nameThread(*T, true);
   uintptr_t Pc = programCounter(Context);
-  // A signal reaches a thread running user code only when an IPI arrives
-  // (20-250 us in this VM), or at the thread's next syscall if that comes
-  // first: then it lands right after the syscall instruction, long after
-  // it was sent, and the time before it would be charged to the code
-  // around the syscall. Such a sample is put back and sent again at the
-  // next tick (at most 8 times in a row). A signal that arrived during a
-  // syscall that was using CPU lands there too, but within microseconds.
-  if (Pc && T->Deferred < MaxDeferrals && afterSyscall(Pc) &&
-      monotonicNs() - T->SentAtNs.load(std::memory_order_acquire) >
-          DeferredNs) {
-    ++T->Deferred;
-    T->PendingWeightNs.fetch_add(Weight, std::memory_order_acq_rel);
-    T->PendingCount.fetch_add(Count, std::memory_order_acq_rel);
-    T->Resend.store(1, std::memory_order_release);
-    return;
-  }
-  T->Deferred = 0;
-  nameOwnThread(*T);
-  // The interrupted code is suspended, so the stack cannot change under
+  // The interrupted code is suspended, so its stack cannot change under
   // us; the fence pairs with the push's release store of depth (abi.h).
   intptr_t Offset = __atomic_load_n(&__spinelprof_stack_offset,
                                     __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_acquire);
   StackView S;
-  viewStack(&__spinelprof_stack, Offset, S);
+  bool LeafFits;
+  bool Late = afterSyscall(Pc) && monotonicNs() - T->SnapSentNs > LateNs;
+  if (T->SnapLive) {
+    // No exact copy: the thread kept pushing and popping while it was
+    // read. Its own stack, now, is true; but if a syscall delivered the
+    // signal late, it is the syscall's (code next to syscalls would be
+    // over-represented): the sampler takes the sample again later.
+    if (Late && T->Returns < MaxReturns) {
+      ++T->Returns;
+      T->SnapState.store(ThreadSlot::SnapReturned, std::memory_order_release);
+      return;
+    }
+    viewStack(&__spinelprof_stack, Offset, S);
+    LeafFits = !Late;
+  } else {
+    // Copied while the scheduler had the thread stopped, and it resumes
+    // right after a syscall: it was stopped at that syscall's exit (where
+    // preemption is acted on, and where a sampler sharing its CPU gets to
+    // run in this VM), and this stack would over-represent the code
+    // around syscalls. The sampler takes the sample again later.
+    if (T->SnapStopped && afterSyscall(Pc) && T->Returns < MaxReturns) {
+      ++T->Returns;
+      T->SnapState.store(ThreadSlot::SnapReturned, std::memory_order_release);
+      return;
+    }
+    S = StackView(T->SnapFrames, T->SnapLength, T->SnapLeaf);
+    LeafFits = !Late && stackTop(&__spinelprof_stack, Offset) == T->SnapTop;
+  }
+  T->Returns = 0;
   if (S.Leaf == &TruncatedFrame) {
     noteTruncated();
-  } else if (UseNativeFrames) {
-    if (const FrameDescriptor *Native = Pc ? nativeFrameAt(Pc) : nullptr) {
+  } else if (UseNativeFrames && Pc && LeafFits) {
+    if (const FrameDescriptor *Native = nativeFrameAt(Pc)) {
       // Outside any frame: "[unknown]" stays the root, under the native leaf.
       if (S.Leaf == &UnknownFrame)
         S.add(UnknownRoot, 1);
       S.Leaf = Native;
     }
   }
-  recordSample(T->Tid, S, Weight, Count);
+  recordSample(T->Tid, S, T->SnapWeightNs, T->SnapCount);
+  T->SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
 }
 
 /// The SIGPROF handler. Async-signal-safe; runs on any registered thread,
@@ -188,33 +199,65 @@ static void handleProfilingSignal(int, siginfo_t *, void *Context) {
 // The sampler thread
 //===----------------------------------------------------------------------===//
 
-// A copy of a blocked thread's stack (fiber chain included), so it can be
-// validated before it is recorded. Only the sampler thread uses it.
-static constexpr uint32_t CopyCapacity =
-    (SPINELPROF_STACK_CAPACITY + 2) * ((StackView::MaxSegments + 1) / 2);
-static const FrameDescriptor *CopyBuffer[CopyCapacity];
+// The sampler's copy of a stack it records itself. Sampler thread only.
+static const FrameDescriptor *CopyBuffer[StackCopyCapacity];
 
-/// Reads /proc/self/task/<tid>/comm for a thread sampled from outside.
-/// Sampler thread only.
-static void nameOtherThread(ThreadSlot &T) {
-  if (T.Named.exchange(1, std::memory_order_relaxed))
-    return;
-  char Name[16] = "main";
-  if (T.Tid != static_cast<uint32_t>(Pid)) {
-    char Path[64];
-    snprintf(Path, sizeof(Path), "/proc/self/task/%u/comm", T.Tid);
-    long FD = syscall(SYS_openat, AT_FDCWD, Path, O_RDONLY | O_CLOEXEC);
-    if (FD >= 0) {
-      long N = syscall(SYS_read, FD, Name, sizeof(Name) - 1);
-      syscall(SYS_close, FD);
-      if (N < 0)
-        N = 0;
-      Name[N] = '\0';
-      if (N && Name[N - 1] == '\n')
-        Name[N - 1] = '\0';
-    }
+static uint64_t cpuClockNs(const ThreadSlot &T) {
+  struct timespec Ts;
+  if (clock_gettime(T.CpuClock, &Ts) != 0)
+    return 0; // The thread has just ended.
+  return uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
+}
+
+/// Prepares T's sample: its stack copied now, for the handler to add the
+/// native leaf and record it. In cpu mode (CpuBefore: T's CPU clock read
+/// just before the copy) a copy taken while T's CPU clock moved shows T
+/// running; one taken while it stood still may show where T was stopped,
+/// which the handler checks. (On this kernel another thread's CPU clock
+/// moves only at scheduler ticks, context switches and the thread's own
+/// clock reads, so nearly every copy counts as stopped.) A running copy
+/// without native frames needs no handler: it is recorded here. Returns
+/// whether T must be signalled.
+/// Normal context (the sampler thread, or T itself for the benchmark);
+/// T is Busy and Active and not in a blocking call.
+static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
+                          uint64_t CpuBefore) {
+  // The previous sample's signal has not arrived (the thread has been off
+  // the CPU, or has SIGPROF blocked): record its copy as it is.
+  if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
+    nameThread(T, false);
+    recordSnapshotWithoutLeaf(T, Fallback::Recopy);
   }
-  registerThread(T.Tid, Name);
+  uint32_t Empty = ThreadSlot::SnapEmpty;
+  if (!T.SnapState.compare_exchange_strong(Empty, ThreadSlot::SnapTaken,
+                                           std::memory_order_acq_rel))
+    return false; // Its handler is recording the previous one: lost.
+  if (!T.SnapFrames) {
+    void *P = mmap(nullptr, StackCopyCapacity * sizeof(*T.SnapFrames),
+                   PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (P == MAP_FAILED) {
+      T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
+      return false; // Lost.
+    }
+    T.SnapFrames = static_cast<const FrameDescriptor **>(P);
+  }
+  StackCopy C;
+  T.SnapLive = !copyStack(T, T.SnapFrames, C);
+  T.SnapStopped = CpuBefore && cpuClockNs(T) == CpuBefore;
+  T.SnapLength = C.Length;
+  T.SnapLeaf = C.Leaf;
+  T.SnapTop = C.Top;
+  T.SnapCount = Count;
+  T.SnapWeightNs = Weight;
+  T.SnapSentNs = monotonicNs();
+  T.SnapState.store(ThreadSlot::SnapReady, std::memory_order_release);
+  if (!UseNativeFrames && !T.SnapLive && !T.SnapStopped) {
+    nameThread(T, false);
+    recordSnapshotWithoutLeaf(T, Fallback::Unknown);
+    return false;
+  }
+  return true;
 }
 
 /// Records the stack of a thread that is inside a blocking call, read from
@@ -222,22 +265,17 @@ static void nameOtherThread(ThreadSlot &T) {
 /// is then not used). Sampler thread only; T is Busy and Active.
 static bool sampleBlockedThread(ThreadSlot &T, uint32_t Seq, uint64_t Weight,
                                 uint32_t Count) {
-  intptr_t Offset = __atomic_load_n(T.OffsetVar, __ATOMIC_ACQUIRE);
-  StackView Live;
-  viewStack(T.OwnStack, Offset, Live);
-  uint32_t N = 0;
-  for (uint32_t G = 0; G < Live.SegmentCount; ++G)
-    for (uint32_t I = 0; I < Live.Segments[G].Count && N < CopyCapacity; ++I)
-      CopyBuffer[N++] = __atomic_load_n(&Live.Segments[G].Frames[I],
-                                        __ATOMIC_RELAXED);
+  StackCopy C;
+  if (!copyStack(T, CopyBuffer, C))
+    return false;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (T.BlockSeq.load(std::memory_order_seq_cst) != Seq)
     return false;
-  nameOtherThread(T);
-  StackView Copy(CopyBuffer, N, Live.Leaf);
-  if (Copy.Leaf == &TruncatedFrame)
+  nameThread(T, false);
+  StackView S(CopyBuffer, C.Length, C.Leaf);
+  if (S.Leaf == &TruncatedFrame)
     noteTruncated();
-  recordSample(T.Tid, Copy, Weight, Count);
+  recordSample(T.Tid, S, Weight, Count);
   return true;
 }
 
@@ -257,111 +295,71 @@ static bool holdSlot(ThreadSlot &T) {
 static void releaseSlot(ThreadSlot &T) { T.Busy.store(0, std::memory_order_seq_cst); }
 
 /// Samples thread T now, standing for Weight: from outside if it is in a
-/// blocking call (a signal could cut a sleep or poll short), else by
-/// signal. Sampler thread only, holding T (holdSlot).
-static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count) {
-  {
-    uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
-    if (Seq & 1) {
-      (void)sampleBlockedThread(T, Seq, Weight, Count);
-    } else {
-      if (T.PendingCount.load(std::memory_order_acquire) == 0)
-        T.SentAtNs.store(monotonicNs(), std::memory_order_release);
-      T.PendingWeightNs.fetch_add(Weight, std::memory_order_acq_rel);
-      // Count last: the handler takes the count first, so a weight never
-      // arrives without its sample.
-      T.PendingCount.fetch_add(Count, std::memory_order_acq_rel);
-      syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
-    }
-  }
+/// blocking call (a signal could cut a sleep or poll short), else as
+/// prepareSample and a signal. Sampler thread only, holding T (holdSlot).
+static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
+                         uint64_t CpuBefore) {
+  uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
+  if ((!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count)) &&
+      prepareSample(T, Weight, Count, CpuBefore))
+    syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
 }
 
-/// Sends again the samples a handler put back; if the thread is now in a
-/// blocking call, takes them from outside. Sampler thread only, holding T.
-static void resendThread(ThreadSlot &T) {
-  {
-    uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
-    if (Seq & 1) {
-      uint32_t Count = T.PendingCount.exchange(0, std::memory_order_acq_rel);
-      uint64_t Weight =
-          T.PendingWeightNs.exchange(0, std::memory_order_acq_rel);
-      if (Count && !sampleBlockedThread(T, Seq, Weight, Count)) {
-        T.PendingWeightNs.fetch_add(Weight, std::memory_order_acq_rel);
-        T.PendingCount.fetch_add(Count, std::memory_order_acq_rel);
-        T.Resend.store(1, std::memory_order_release);
-      }
-    } else {
-      T.SentAtNs.store(monotonicNs(), std::memory_order_release);
-      syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
-    }
-  }
-}
-
+/// One tick. Wall mode samples every thread, weighted by wall time. Cpu
+/// mode reads each thread's CPU clock and samples the threads that have
+/// used about a period of CPU since their last sample: a per-thread credit
+/// (one sample per period, the remainder carried, so a thread using a
+/// third of a core is sampled every third tick). When the sampler itself
+/// was kept off the CPU for several periods, a thread gets the samples it
+/// is owed at once (bounded), all of its current stack, rather than fewer
+/// samples than its CPU time says.
 static constexpr uint64_t MaxOwed = 64;
 
-/// Reads T's CPU clock and chooses how many samples it gets at the next
-/// tick. Sampler thread only, holding T.
-static void chooseSamples(ThreadSlot &T) {
-  struct timespec Ts;
-  if (clock_gettime(T.CpuClock, &Ts) != 0)
-    return; // The thread has just ended.
-  uint64_t Cpu = uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
-  if (Cpu < T.LastCpuNs)
+/// The tick's work for one thread. Sampler thread only, holding T.
+static void tickThread(ThreadSlot &T, uint64_t NowNs) {
+  if (Config.Wall) {
+    uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
+    T.LastSampleNs = NowNs;
+    sampleThread(T, Weight, 1, 0);
+    return;
+  }
+  uint64_t Cpu = cpuClockNs(T);
+  if (Cpu == 0 || Cpu < T.LastCpuNs)
     return;
   T.CreditNs += int64_t(Cpu - T.LastCpuNs);
   T.LastCpuNs = Cpu;
-  // A sample per period of CPU: credit carries the remainder, so a
-  // thread using a third of a core is sampled every third tick. When the
-  // sampler itself was kept off the CPU for several periods, the thread
-  // gets the samples it is owed at once (bounded), all of its current
-  // stack, rather than fewer samples than its CPU time says.
-  if (T.CreditNs < int64_t(PeriodNs / 2))
-    return;
-  uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
-  T.CreditNs -= int64_t(Owed * PeriodNs);
-  if (Owed > MaxOwed) {
-    Owed = MaxOwed;
-    if (T.CreditNs > int64_t(PeriodNs))
-      T.CreditNs = int64_t(PeriodNs);
+  uint64_t Count = 0, Weight = 0;
+  // A sample its handler gave back is owed again.
+  uint32_t Returned = ThreadSlot::SnapReturned;
+  if (T.SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapTaken,
+                                          std::memory_order_acq_rel)) {
+    Count = T.SnapCount;
+    Weight = T.SnapWeightNs;
+    T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
   }
-  T.ChosenCount += uint32_t(Owed);
-  T.ChosenWeightNs += Cpu - T.LastSampleNs;
-  T.LastSampleNs = Cpu;
+  if (T.CreditNs >= int64_t(PeriodNs / 2)) {
+    uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
+    T.CreditNs -= int64_t(Owed * PeriodNs);
+    if (Owed > MaxOwed) {
+      Owed = MaxOwed;
+      if (T.CreditNs > int64_t(PeriodNs))
+        T.CreditNs = int64_t(PeriodNs);
+    }
+    Count += Owed;
+    Weight += Cpu - T.LastSampleNs;
+    T.LastSampleNs = Cpu;
+  }
+  if (Count)
+    sampleThread(T, Weight, uint32_t(Count), Cpu);
 }
 
-/// One tick. In cpu mode it first samples the threads chosen at the
-/// previous tick, then reads every thread's CPU clock to choose the next
-/// ones. The order matters: reading a running thread's CPU clock can wait
-/// on the scheduler lock that thread's own clock syscalls take, so a signal
-/// sent right after the read would land in such syscalls far more often
-/// than their share of the time. Sent straight after the timed wakeup,
-/// signals are independent of what the threads do.
 static void tick(uint64_t NowNs) {
   uint32_t Limit = threadSlotLimit();
   for (uint32_t I = 0; I < Limit; ++I) {
     ThreadSlot &T = threadSlot(I);
     if (!holdSlot(T))
       continue;
-    if (Config.Wall) {
-      uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
-      T.LastSampleNs = NowNs;
-      sampleThread(T, Weight, 1);
-    } else if (T.ChosenCount) {
-      sampleThread(T, T.ChosenWeightNs, T.ChosenCount);
-      T.ChosenWeightNs = 0;
-      T.ChosenCount = 0;
-    } else if (T.Resend.exchange(0, std::memory_order_acq_rel)) {
-      resendThread(T);
-    }
-    releaseSlot(T);
-  }
-  if (Config.Wall)
-    return;
-  for (uint32_t I = 0; I < Limit; ++I) {
-    ThreadSlot &T = threadSlot(I);
-    if (!holdSlot(T))
-      continue;
-    chooseSamples(T);
+    tickThread(T, NowNs);
     releaseSlot(T);
   }
 }
@@ -489,6 +487,14 @@ void stopSampling() {
     struct timespec Pause = {0, 100000};
     syscall(SYS_nanosleep, &Pause, nullptr);
   }
+  // Samples whose signal has not arrived yet are recorded as copied.
+  for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I) {
+    ThreadSlot &T = threadSlot(I);
+    if (T.SnapState.load(std::memory_order_acquire) == ThreadSlot::SnapReady) {
+      nameThread(T, false);
+      recordSnapshotWithoutLeaf(T, Fallback::Unknown);
+    }
+  }
 }
 
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs) {
@@ -517,3 +523,22 @@ void restartSamplingAfterFork() {
 }
 
 } // namespace spinelprof
+
+/// For bench/overhead/micro/depthbench.c: makes the calling thread's next
+/// SIGPROF a sample (count 1, weight 0) exactly as the sampler thread
+/// would, its stack copied now; returns whether the thread must signal
+/// itself (else the sample is recorded already, or profiling is off).
+/// Normal context, not concurrently with itself on one thread.
+extern "C" __attribute__((visibility("default"))) int
+__spinelprof_bench_prepare_sample(void) {
+  using namespace spinelprof;
+  ThreadSlot *T = currentThreadSlot();
+  if (!T || !Enabled.load())
+    return 0;
+  // A sample the handler gave back to the sampler thread (which also runs)
+  // would hold the slot until its next tick: the benchmark drops it.
+  uint32_t Returned = ThreadSlot::SnapReturned;
+  T->SnapState.compare_exchange_strong(Returned, ThreadSlot::SnapEmpty,
+                                       std::memory_order_acq_rel);
+  return prepareSample(*T, 0, 1, 0);
+}

@@ -2,13 +2,14 @@
 //
 // A sampler thread wakes on an absolute CLOCK_MONOTONIC schedule at the
 // requested rate. Each tick it reads every registered thread's CPU clock
-// (cpu mode) and sends SIGPROF (tgkill) to each thread that has used about
-// a period of CPU since its last sample; the handler records the thread's
-// shadow stack, weighted by the CPU time since that thread's previous
-// sample. In wall mode every registered thread is sampled each tick,
-// weighted by wall time. A thread inside a blocking call (a blocking frame
-// on top, SIGPROF blocked) is never signalled: the sampler reads its stack
-// from outside, which cannot change until the call returns.
+// (cpu mode) and samples each thread that has used about a period of CPU
+// since its last sample, weighted by that CPU time: it copies the thread's
+// shadow stack itself, then sends SIGPROF (tgkill) so that the handler
+// adds the native leaf (the interrupted PC) and records the copy. In wall
+// mode every registered thread is sampled each tick, weighted by wall
+// time. A thread inside a blocking call (a blocking frame on top, SIGPROF
+// blocked) is never signalled: its stack cannot change until the call
+// returns, and the sampler records its copy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_SIGNAL_H

@@ -27,29 +27,46 @@ struct ThreadSlot {
   /// Odd while the thread is inside a blocking call (SIGPROF blocked, a
   /// blocking frame on top); bumped on entry and on exit.
   std::atomic<uint32_t> BlockSeq;
+  /// Odd while the thread changes which shadow stack it uses (a fiber
+  /// switch: the offset, a fiber's resumer); bumped before and after, so
+  /// that a copy from outside can tell it read one fiber chain.
+  std::atomic<uint32_t> SwitchSeq;
   std::atomic<uint32_t> Named;
   uint32_t Tid;
   clockid_t CpuClock;
   spinelprof_shadow_stack *OwnStack;
   intptr_t *OffsetVar;
-  /// CPU or wall time the next sample stands for, handed to the handler.
-  std::atomic<uint64_t> PendingWeightNs;
-  /// Samples sent and not yet taken: signals to a thread that has not run
-  /// since the last one merge into one pending signal, and its stack has
-  /// not changed, so the handler records them all at once.
-  std::atomic<uint32_t> PendingCount;
-  /// When the oldest pending signal was sent (CLOCK_MONOTONIC).
-  std::atomic<uint64_t> SentAtNs;
-  /// Set by a handler that put its samples back: send them again.
-  std::atomic<uint32_t> Resend;
-  /// Handler-only: how many times in a row samples were put back.
-  uint32_t Deferred;
+  /// The sample in flight: the stack the sampler copied when the sample
+  /// was due, waiting for the thread's SIGPROF handler to add the native
+  /// leaf (the interrupted PC) and record it. Whoever moves SnapState from
+  /// SnapReady to SnapTaken (the handler, the sampler, the leaving thread)
+  /// owns the fields below until it stores SnapEmpty, or SnapReturned: the
+  /// handler gives the sample back for the sampler to take again.
+  enum : uint32_t { SnapEmpty = 0, SnapReady = 1, SnapTaken = 2,
+                    SnapReturned = 3 };
+  std::atomic<uint32_t> SnapState;
+  /// Set when no exact copy could be read (the thread kept pushing or
+  /// popping while it was read): SnapFrames holds nothing, and the
+  /// handler records its own stack, or gives the sample back if a
+  /// syscall delivered the signal late.
+  bool SnapLive;
+  /// Cpu mode: the thread was off the CPU while it was copied, so the copy
+  /// shows where the scheduler stopped it; the handler checks where that
+  /// was.
+  bool SnapStopped;
+  uint32_t Returns; // Handler only: samples given back in a row.
+  uint32_t SnapLength;              // Frames in SnapFrames.
+  const FrameDescriptor **SnapFrames; // StackCopyCapacity entries, mapped
+                                      // on first use, kept with the slot.
+  const FrameDescriptor *SnapLeaf;  // Synthetic leaf, or null.
+  const FrameDescriptor *SnapTop;   // Top frame of the stack in use, or null.
+  uint32_t SnapCount;               // Samples it stands for,
+  uint64_t SnapWeightNs;            // and their CPU or wall time.
+  uint64_t SnapSentNs;              // When the signal was sent (monotonic).
   // The sampler thread's own bookkeeping.
   uint64_t LastCpuNs;
   uint64_t LastSampleNs;
   int64_t CreditNs;
-  uint64_t ChosenWeightNs; // Samples to send at the next tick: their
-  uint32_t ChosenCount;    // weight in all, and how many.
 };
 
 /// Sets up the registry and registers the calling (main) thread. Start-up.
@@ -74,6 +91,46 @@ ThreadSlot &threadSlot(uint32_t I);
 /// that is blocked. Async-signal-safe.
 void viewStack(const spinelprof_shadow_stack *Own, intptr_t Offset,
                StackView &S);
+
+/// Room for a flattened copy of any stack viewStack shows.
+constexpr uint32_t StackCopyCapacity =
+    (SPINELPROF_STACK_CAPACITY + 2) * ((StackView::MaxSegments + 1) / 2);
+
+/// A validated copy of another thread's stack, in a caller's buffer.
+struct StackCopy {
+  uint32_t Length;              // Frames copied ("[fiber]" markers included).
+  const FrameDescriptor *Leaf;  // As StackView::Leaf.
+  const FrameDescriptor *Top;   // Top frame of the stack in use, or null.
+};
+
+/// Copies the stack thread T is using now (its fiber chain included) into
+/// Buffer (StackCopyCapacity entries), read from another thread while T
+/// runs: exactly the stack T had at one moment during the copy, or
+/// nothing. Returns false if no exact copy was read (T pushed, popped or
+/// switched fibers during each try): Out is then empty (no frames, Leaf or
+/// Top). Sampler thread only; T is Busy and Active.
+bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
+               StackCopy &Out);
+
+/// The top frame of the stack at Own + Offset, or null if it is empty, as
+/// copyStack's Top. Async-signal-safe; the stack's own thread.
+const FrameDescriptor *stackTop(const spinelprof_shadow_stack *Own,
+                                intptr_t Offset);
+
+/// Where a sample in flight whose copy failed (SnapLive) gets its stack
+/// when its signal never came: the calling thread's own stack (T's own
+/// thread), a new copy (the sampler thread, holding T), or none
+/// ("[unknown]").
+enum class Fallback { OwnStack, Recopy, Unknown };
+
+/// Records T's sample in flight, if one is waiting, without a native
+/// leaf. Async-signal-safe; any thread (see Fallback).
+void recordSnapshotWithoutLeaf(ThreadSlot &T, Fallback F);
+
+/// Gives T's thread id its name in the sample table, once: read with prctl
+/// on the thread itself, else from /proc/self/task/TID/comm. The process's
+/// first thread is "main". Async-signal-safe.
+void nameThread(ThreadSlot &T, bool OnItsOwnThread);
 
 /// The synthetic frames.
 extern const FrameDescriptor TruncatedFrame;

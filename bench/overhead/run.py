@@ -370,6 +370,9 @@ class Bench:
             'model: decrement, IE TLS': [self.clang] + CFLAGS + ['-DMODEL=2', src],
             'model: store, LE TLS': [self.clang] + CFLAGS + ['-DMODEL=3', src],
             'model: store, stack via TLS pointer': [self.clang] + CFLAGS + ['-DMODEL=4', src],
+            'model: store + generation word': [self.clang] + CFLAGS + ['-DMODEL=5', src],
+            'model: depth+generation in one word, 32-bit pop': [self.clang] + CFLAGS + ['-DMODEL=6', src],
+            'model: depth+generation in one word, 64-bit pop': [self.clang] + CFLAGS + ['-DMODEL=7', src],
         }
         for name, cmd in builds.items():
             exe = self.path('bin', 'callbench.%d' % len(exes))

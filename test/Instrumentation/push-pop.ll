@@ -1,6 +1,7 @@
-; Push at entry (after the static allocas), and before every ret and resume
-; a restore of the depth loaded at entry (not a decrement), on the stack in
-; use: the thread's own plus the offset a running fiber sets.
+; Push at entry (after the static allocas): gen bumped, then the slot, then
+; the depth, in that order (volatile); and before every ret and resume a
+; restore of the depth loaded at entry (not a decrement; gen stays), on the
+; stack in use: the thread's own plus the offset a running fiber sets.
 ; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see
 ; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s
@@ -21,6 +22,10 @@ define i32 @two_rets(i32 %x) {
 ; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
 ; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
+; CHECK-NEXT:    [[GENP:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i32 0, i32 1
+; CHECK-NEXT:    [[GEN:%.*]] = load i32, ptr [[GENP]], align 4, !tbaa [[TBAA]]
+; CHECK-NEXT:    [[NEXTGEN:%.*]] = add i32 [[GEN]], 1
+; CHECK-NEXT:    store volatile i32 [[NEXTGEN]], ptr [[GENP]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store i32 %x, ptr %a

@@ -7,6 +7,13 @@
  *   3  spinelprof's sequence, local-exec TLS
  *   4  spinelprof's sequence through a TLS pointer to the current stack
  *      (what per-fiber stacks need: one more load per push)
+ *   5  model 1 plus a generation counter bumped by each push (a separate
+ *      32-bit word next to the depth, as abi.h now has)
+ *   6  depth and generation in one 64-bit word: the push loads it and
+ *      stores it + (1 << 32) + 1, the pop stores the 32-bit depth (the next
+ *      push's 64-bit load then cannot take its value from the pop's store)
+ *   7  as 6, but the pop also stores 64 bits: it loads the word and stores
+ *      the saved depth with the generation it finds
  * The models' TLS lives in model_tls.c, another translation unit, so the
  * compiler cannot pick a cheaper TLS model than the one asked for. */
 #include <stdint.h>
@@ -20,7 +27,7 @@
 #if MODEL
 #define CAP 4096
 struct model_stack {
-  uint32_t depth, reserved;
+  uint32_t depth, gen;
   const void *frames[CAP + 1];
 };
 #if MODEL == 3
@@ -35,12 +42,36 @@ static const char model_desc[64] = "sp_step";
 #else
 #define ST model_stack
 #endif
+#if MODEL == 6 || MODEL == 7
+#define PUSH                                                                   \
+  struct model_stack *s_ = &ST;                                                \
+  uint64_t w_ = *(uint64_t *)s_;                                               \
+  uint32_t d_ = (uint32_t)w_;                                                  \
+  ((const void *volatile *)s_->frames)[d_ < CAP ? d_ : CAP] = model_desc;      \
+  __atomic_store_n((volatile uint64_t *)s_, w_ + (1ull << 32) + 1,             \
+                   __ATOMIC_RELEASE);
+#else
 #define PUSH                                                                   \
   struct model_stack *s_ = &ST;                                                \
   uint32_t d_ = s_->depth;                                                     \
+  GEN                                                                          \
   ((const void *volatile *)s_->frames)[d_ < CAP ? d_ : CAP] = model_desc;      \
   __atomic_store_n((volatile uint32_t *)&s_->depth, d_ + 1, __ATOMIC_RELEASE);
-#if MODEL == 2
+#endif
+#if MODEL == 5
+#define GEN                                                                    \
+  __atomic_store_n((volatile uint32_t *)&s_->gen, s_->gen + 1,                 \
+                   __ATOMIC_RELAXED);                                          \
+  __atomic_signal_fence(__ATOMIC_RELEASE);
+#else
+#define GEN
+#endif
+#if MODEL == 7
+#define POP                                                                    \
+  __atomic_store_n((volatile uint64_t *)s_,                                    \
+                   (*(volatile uint64_t *)s_ & ~0xffffffffull) | d_,           \
+                   __ATOMIC_RELEASE);
+#elif MODEL == 2
 #define POP                                                                    \
   __atomic_store_n((volatile uint32_t *)&s_->depth,                            \
                    *(volatile uint32_t *)&s_->depth - 1, __ATOMIC_RELEASE);

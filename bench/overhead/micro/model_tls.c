@@ -1,7 +1,7 @@
 /* The thread-local storage of callbench.c's push/pop models. */
 #include <stdint.h>
 struct model_stack {
-  uint32_t depth, reserved;
+  uint32_t depth, gen;
   const void *frames[4096 + 1];
 };
 __thread struct model_stack model_stack;
