@@ -282,11 +282,23 @@ static void flushProfile() {
 /// Stops sampling, writes the profile and prints the summary, once.
 /// Normal context (exit, or the sampler thread for a fatal signal); keeps
 /// errno.
+/// True while writeFinalProfile writes (handleTerminatingSignal waits).
+static std::atomic<bool> FinalWriting{false};
+
 static void writeFinalProfile() {
   // A child made without fork's handlers (raw clone) is not this profile.
   if (!State.Active || getpid() != State.Pid || FinalWritten.exchange(true))
     return;
   int SavedErrno = errno;
+  // SIGINT/SIGTERM wait until the files are renamed into place: blocked on
+  // this thread (its handler could not wait for the writer it interrupted),
+  // and on any other thread the handler waits for FinalWriting to clear.
+  sigset_t Terminating, Saved;
+  sigemptyset(&Terminating);
+  sigaddset(&Terminating, SIGINT);
+  sigaddset(&Terminating, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &Terminating, &Saved);
+  FinalWriting.store(true);
   stopSampling();
   RunInfo Run;
   WriteResult Result, AllocResult;
@@ -316,6 +328,8 @@ static void writeFinalProfile() {
                  (unsigned long long)(Centis / 100),
                  (unsigned long long)(Centis % 100), State.FoldedPath, Alloc);
   }
+  FinalWriting.store(false);
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
   errno = SavedErrno;
 }
 
@@ -332,6 +346,11 @@ static void writeOnSampler(int) { writeFinalProfile(); }
 static void handleTerminatingSignal(int Signal) {
   int SavedErrno = errno;
   (void)runOnSampler(writeOnSampler, Signal, 5000);
+  // The exit-time write under way on another thread: let it finish (5 s).
+  for (int Ms = 0; FinalWriting.load() && Ms < 50000; ++Ms) {
+    struct timespec Pause = {0, 100000};
+    nanosleep(&Pause, nullptr);
+  }
   struct sigaction Default;
   memset(&Default, 0, sizeof(Default));
   Default.sa_handler = SIG_DFL;
