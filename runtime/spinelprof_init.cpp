@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,9 +287,12 @@ static void flushProfile() {
 /// True while writeFinalProfile writes (handleTerminatingSignal waits).
 static std::atomic<bool> FinalWriting{false};
 
-static void writeFinalProfile() {
+/// InCopy: in the copy of the process that writes for a signal
+/// (writeInCopy), whose pid differs.
+static void writeFinalProfile(bool InCopy = false) {
   // A child made without fork's handlers (raw clone) is not this profile.
-  if (!State.Active || getpid() != State.Pid || FinalWritten.exchange(true))
+  if (!State.Active || (!InCopy && getpid() != State.Pid) ||
+      FinalWritten.exchange(true))
     return;
   int SavedErrno = errno;
   // SIGINT/SIGTERM wait until the files are renamed into place: blocked on
@@ -339,13 +344,89 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnSampler(int) { writeFinalProfile(); }
 
+/// Removes Final's temporary file (writer.h's temporaryPathFor), if left.
+/// Async-signal-safe.
+static void unlinkTemporaryOf(const char *Final, int Pid) {
+  if (!Final)
+    return;
+  char Path[PATH_MAX + 32];
+  size_t Len = strlen(Final);
+  if (Len + 32 > sizeof(Path))
+    return;
+  memcpy(Path, Final, Len);
+  memcpy(Path + Len, ".tmp-", 5);
+  Len += 5;
+  char Digits[16];
+  int N = 0;
+  for (unsigned V = unsigned(Pid); N == 0 || V; V /= 10)
+    Digits[N++] = char('0' + V % 10);
+  while (N)
+    Path[Len++] = Digits[--N];
+  Path[Len] = 0;
+  (void)unlink(Path);
+}
+
+/// SIGINT/SIGTERM while the program has one thread (the own timer, no
+/// sampler thread): the interrupted code may be anywhere, inside malloc
+/// too, so the writer, which allocates, runs in a copy of the process
+/// (clone without CLONE_VM and without an exit signal: the program sees no
+/// SIGCHLD and no child to wait for), and this thread waits for it,
+/// bounded. A copy that fails or hangs costs the profile, never the
+/// program: its temporary files are removed. Async-signal-safe (clone,
+/// wait4, kill, unlink, nanosleep).
+static void writeInCopy() {
+  if (!State.Active || getpid() != State.Pid || FinalWritten.load())
+    return;
+  stopSampling();
+  long Child = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
+  if (Child == 0) {
+    writeFinalProfile(/*InCopy=*/true);
+    syscall(SYS_exit_group, 0);
+  }
+  if (Child < 0)
+    return;
+  int Status = 0;
+  bool Done = false;
+  // 30 s: a large profile on a slow disk; a copy stuck in a heap this
+  // process left halfway is killed.
+  for (int Tries = 0; Tries < 300000; ++Tries) {
+    long R = syscall(SYS_wait4, Child, &Status, __WALL | WNOHANG, nullptr);
+    if (R == Child) {
+      Done = true;
+      break;
+    }
+    if (R < 0 && errno != EINTR)
+      break;
+    struct timespec Pause = {0, 100000};
+    syscall(SYS_nanosleep, &Pause, nullptr);
+  }
+  if (!Done) {
+    syscall(SYS_kill, Child, SIGKILL);
+    syscall(SYS_wait4, Child, &Status, __WALL, nullptr);
+  }
+  if (!Done || !WIFEXITED(Status)) {
+    static const char Lost[] =
+        "spinelprof: the profile could not be written at the signal\n";
+    (void)writeAll(2, Lost, sizeof(Lost) - 1);
+    unlinkTemporaryOf(State.FoldedPath, State.Pid);
+    unlinkTemporaryOf(State.SprofPath, State.Pid);
+    unlinkTemporaryOf(State.AllocFoldedPath, State.Pid);
+    unlinkTemporaryOf(State.AllocSprofPath, State.Pid);
+  }
+  FinalWritten.store(true);
+}
+
 /// SIGINT/SIGTERM, installed only over the default disposition: the
-/// profile is written (by the sampler thread, while this thread waits),
+/// profile is written (by the sampler thread, or by a copy of a program
+/// that has one thread, while this thread waits),
 /// then the signal is re-raised with the default action, so the process
 /// ends as it would have. Async-signal-safe.
 static void handleTerminatingSignal(int Signal) {
   int SavedErrno = errno;
-  (void)runOnSampler(writeOnSampler, Signal, 5000);
+  if (samplerThreadRuns())
+    (void)runOnSampler(writeOnSampler, Signal, 5000);
+  else
+    writeInCopy();
   // The exit-time write under way on another thread: let it finish (5 s).
   for (int Ms = 0; FinalWriting.load() && Ms < 50000; ++Ms) {
     struct timespec Pause = {0, 100000};

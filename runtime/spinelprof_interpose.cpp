@@ -20,7 +20,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <fcntl.h>
 #include <sys/file.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -97,6 +100,9 @@ SPINELPROF_BLOCKING_FRAME(SemFrame, "[blocked sem_wait]")
 SPINELPROF_BLOCKING_FRAME(FsyncFrame, "[blocked fsync]")
 SPINELPROF_BLOCKING_FRAME(FlockFrame, "[blocked flock]")
 SPINELPROF_BLOCKING_FRAME(PauseFrame, "[blocked pause]")
+SPINELPROF_BLOCKING_FRAME(SigwaitFrame, "[blocked sigwait]")
+SPINELPROF_BLOCKING_FRAME(IpcFrame, "[blocked ipc]")
+SPINELPROF_BLOCKING_FRAME(LockFrame, "[blocked lock]")
 
 /// Runs Call between enterBlocking and leaveBlocking when hooks are set.
 /// errno is the call's.
@@ -185,8 +191,10 @@ SPINELPROF_INTERPOSE int pthread_create(pthread_t *Thread,
                                         const pthread_attr_t *Attr,
                                         void *(*Start)(void *),
                                         void *Arg) noexcept {
-  if (!Hooks.load(std::memory_order_acquire))
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (!H)
     return realPthreadCreate(Thread, Attr, Start, Arg);
+  H->beforeThreadCreate();
   auto *S = static_cast<ThreadStart *>(malloc(sizeof(ThreadStart)));
   if (!S)
     return realPthreadCreate(Thread, Attr, Start, Arg);
@@ -242,11 +250,27 @@ SPINELPROF_INTERPOSE int swapcontext(ucontext_t *From,
 // resumes restores its own stack (a swapcontext wrapper or a fiber's
 // trampoline).
 
+// Copy: room for a signal mask the call installs while it waits
+// (withProfSignal).
 #define SPINELPROF_BLOCKING(Ret, Name, Params, Args, Frame, Spec)              \
   SPINELPROF_INTERPOSE Ret Name Params Spec {                                  \
     auto Real = SPINELPROF_REAL(Name);                                         \
+    sigset_t Copy;                                                             \
+    (void)Copy;                                                                \
     return blocking(Frame, [&] { return Real Args; });                         \
   }
+
+/// A call that installs its own signal mask while it waits (ppoll, pselect,
+/// epoll_pwait, sigsuspend) would unblock SIGPROF, and a profiling signal
+/// would end the wait early: Mask with SIGPROF added, in Copy (null stays
+/// null: the mask blocking() set stays).
+static const sigset_t *withProfSignal(const sigset_t *Mask, sigset_t &Copy) {
+  if (!Mask)
+    return nullptr;
+  Copy = *Mask;
+  sigaddset(&Copy, SIGPROF);
+  return &Copy;
+}
 
 SPINELPROF_BLOCKING(ssize_t, read, (int Fd, void *Buf, size_t N),
                     (Fd, Buf, N), ReadFrame, )
@@ -284,7 +308,7 @@ SPINELPROF_BLOCKING(int, poll, (struct pollfd * Fds, nfds_t N, int Timeout),
 SPINELPROF_BLOCKING(int, ppoll,
                     (struct pollfd * Fds, nfds_t N, const struct timespec *T,
                      const sigset_t *Mask),
-                    (Fds, N, T, Mask), PollFrame, )
+                    (Fds, N, T, withProfSignal(Mask, Copy)), PollFrame, )
 SPINELPROF_BLOCKING(int, select,
                     (int N, fd_set *R, fd_set *W, fd_set *E,
                      struct timeval *T),
@@ -292,14 +316,16 @@ SPINELPROF_BLOCKING(int, select,
 SPINELPROF_BLOCKING(int, pselect,
                     (int N, fd_set *R, fd_set *W, fd_set *E,
                      const struct timespec *T, const sigset_t *Mask),
-                    (N, R, W, E, T, Mask), SelectFrame, )
+                    (N, R, W, E, T, withProfSignal(Mask, Copy)),
+                    SelectFrame, )
 SPINELPROF_BLOCKING(int, epoll_wait,
                     (int Fd, struct epoll_event *Events, int Max, int Timeout),
                     (Fd, Events, Max, Timeout), EpollFrame, )
 SPINELPROF_BLOCKING(int, epoll_pwait,
                     (int Fd, struct epoll_event *Events, int Max, int Timeout,
                      const sigset_t *Mask),
-                    (Fd, Events, Max, Timeout, Mask), EpollFrame, )
+                    (Fd, Events, Max, Timeout, withProfSignal(Mask, Copy)),
+                    EpollFrame, )
 SPINELPROF_BLOCKING(int, nanosleep,
                     (const struct timespec *T, struct timespec *Rem), (T, Rem),
                     SleepFrame, )
@@ -328,6 +354,59 @@ SPINELPROF_BLOCKING(int, fsync, (int Fd), (Fd), FsyncFrame, )
 SPINELPROF_BLOCKING(int, fdatasync, (int Fd), (Fd), FsyncFrame, )
 SPINELPROF_BLOCKING(int, flock, (int Fd, int Op), (Fd, Op), FlockFrame,
                     noexcept)
+// Calls a signal handler ends with EINTR whatever SA_RESTART says
+// (signal(7)); a program with one thread gets a profiling signal every
+// period, whether it runs or waits.
+SPINELPROF_BLOCKING(int, sigsuspend, (const sigset_t *Mask),
+                    (withProfSignal(Mask, Copy)), SigwaitFrame, )
+SPINELPROF_BLOCKING(int, sigwait, (const sigset_t *Set, int *Signal),
+                    (Set, Signal), SigwaitFrame, )
+SPINELPROF_BLOCKING(int, sigwaitinfo, (const sigset_t *Set, siginfo_t *Info),
+                    (Set, Info), SigwaitFrame, )
+SPINELPROF_BLOCKING(int, sigtimedwait,
+                    (const sigset_t *Set, siginfo_t *Info,
+                     const struct timespec *T),
+                    (Set, Info, T), SigwaitFrame, )
+SPINELPROF_BLOCKING(ssize_t, msgrcv,
+                    (int Id, void *Msg, size_t Size, long Type, int Flags),
+                    (Id, Msg, Size, Type, Flags), IpcFrame, )
+SPINELPROF_BLOCKING(int, msgsnd,
+                    (int Id, const void *Msg, size_t Size, int Flags),
+                    (Id, Msg, Size, Flags), IpcFrame, )
+SPINELPROF_BLOCKING(int, semop, (int Id, struct sembuf *Ops, size_t N),
+                    (Id, Ops, N), IpcFrame, noexcept)
+SPINELPROF_BLOCKING(int, semtimedop,
+                    (int Id, struct sembuf *Ops, size_t N,
+                     const struct timespec *T),
+                    (Id, Ops, N, T), IpcFrame, noexcept)
+SPINELPROF_BLOCKING(int, lockf, (int Fd, int Cmd, off_t Len), (Fd, Cmd, Len),
+                    LockFrame, )
+
+/// fcntl's waiting lock commands, as a blocking call; the others as they
+/// are. Its one optional argument is an int or a pointer, passed the same
+/// way on the ABIs this runs on.
+template <typename Real>
+static int waitingFcntl(Real R, int Fd, int Cmd, void *Arg) {
+  if (Cmd == F_SETLKW || Cmd == F_OFD_SETLKW)
+    return blocking(LockFrame, [&] { return R(Fd, Cmd, Arg); });
+  return R(Fd, Cmd, Arg);
+}
+
+SPINELPROF_INTERPOSE int fcntl(int Fd, int Cmd, ...) {
+  va_list Args;
+  va_start(Args, Cmd);
+  void *Arg = va_arg(Args, void *);
+  va_end(Args);
+  return waitingFcntl(SPINELPROF_REAL(fcntl), Fd, Cmd, Arg);
+}
+
+SPINELPROF_INTERPOSE int fcntl64(int Fd, int Cmd, ...) {
+  va_list Args;
+  va_start(Args, Cmd);
+  void *Arg = va_arg(Args, void *);
+  va_end(Args);
+  return waitingFcntl(SPINELPROF_REAL(fcntl64), Fd, Cmd, Arg);
+}
 
 // A mutex that is free is taken without the frame or the signal mask.
 SPINELPROF_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) noexcept {

@@ -46,6 +46,8 @@ struct InterposeHooks {
   /// Pushes Frame (a blocking descriptor) and blocks SIGPROF.
   void (*enterBlocking)(BlockingScope &, const FrameDescriptor *Frame);
   void (*leaveBlocking)(BlockingScope &);
+  /// In the creating thread, before a thread is created.
+  void (*beforeThreadCreate)();
   /// In a new thread, before and after its start routine.
   void (*threadStarted)();
   void (*threadFinished)();

@@ -12,6 +12,7 @@
 #include "spinelprof_signal.h"
 
 #include "spinelprof_interpose.h"
+#include "spinelprof_io.h"
 #include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_threads.h"
@@ -47,6 +48,17 @@ static std::atomic<int> InFlight; // Handlers and ticks recording now.
 static std::atomic<bool> RealTime; // The sampler runs SCHED_FIFO.
 static int Pid;
 
+/// What times the samples. While the program has one thread (cpu mode, no
+/// periodic flush), a CLOCK_MONOTONIC timer of that thread's own signals it
+/// directly: no helper thread, so glibc's malloc keeps its single-thread
+/// fast path (one idle thread made Spinel's allocating benchmarks up to
+/// x1.6 slower, docs/performance.md), and the signal is raised on the
+/// thread's own CPU, without a cross-CPU interrupt. The program's second
+/// thread hands sampling to the sampler thread for good.
+enum Timing : int { NoTiming = 0, OwnTimer = 1, SamplerThread = 2 };
+static std::atomic<int> TimedBy;
+static int OwnTimerId = -1; // The kernel's timer id.
+
 // Work handed to the sampler thread (runOnSampler).
 static std::atomic<void (*)(int)> PendingWork;
 static std::atomic<int> PendingArg;
@@ -63,12 +75,20 @@ uint64_t threadCpuNs() { return clockNs(CLOCK_THREAD_CPUTIME_ID); }
 uint64_t processCpuNs() { return clockNs(CLOCK_PROCESS_CPUTIME_ID); }
 uint64_t monotonicNs() { return clockNs(CLOCK_MONOTONIC); }
 
-bool samplerIsRealTime() { return RealTime.load(); }
+const char *samplerName() {
+  if (TimedBy.load() != SamplerThread)
+    return "none";
+  return RealTime.load() ? "realtime" : "normal";
+}
 
 const char *timerName(bool Wall) {
+  if (TimedBy.load() == OwnTimer)
+    return "thread's own timer, CLOCK_MONOTONIC, thread CPU clock";
   return Wall ? "sampler thread, CLOCK_MONOTONIC"
               : "sampler thread, CLOCK_MONOTONIC, thread CPU clocks";
 }
+
+bool samplerThreadRuns() { return TimedBy.load() == SamplerThread; }
 
 static const FrameDescriptor *const UnknownRoot[1] = {&UnknownFrame};
 
@@ -108,6 +128,23 @@ static uintptr_t programCounter(void *Context) {
 }
 
 
+
+/// Records stack S for thread Tid with the native function at Pc (0: none)
+/// as its leaf. Async-signal-safe.
+static void recordWithLeaf(uint32_t Tid, StackView &S, uintptr_t Pc,
+                           uint64_t WeightNs, uint32_t Count) {
+  if (S.Leaf == &TruncatedFrame) {
+    noteTruncated();
+  } else if (UseNativeFrames && Pc) {
+    if (const FrameDescriptor *Native = nativeFrameAt(Pc)) {
+      // Outside any frame: "[unknown]" stays the root, under the native leaf.
+      if (S.Leaf == &UnknownFrame)
+        S.add(UnknownRoot, 1);
+      S.Leaf = Native;
+    }
+  }
+  recordSample(Tid, S, WeightNs, Count);
+}
 
 /// Records the sample in flight for the interrupted thread: the stack the
 /// sampler copied when the sample was due, plus the native function the
@@ -166,18 +203,64 @@ static void takeSample(void *Context) {
     LeafFits = !Late && stackTop(&__spinelprof_stack, Offset) == T->SnapTop;
   }
   T->Returns = 0;
-  if (S.Leaf == &TruncatedFrame) {
-    noteTruncated();
-  } else if (UseNativeFrames && Pc && LeafFits) {
-    if (const FrameDescriptor *Native = nativeFrameAt(Pc)) {
-      // Outside any frame: "[unknown]" stays the root, under the native leaf.
-      if (S.Leaf == &UnknownFrame)
-        S.add(UnknownRoot, 1);
-      S.Leaf = Native;
-    }
-  }
-  recordSample(T->Tid, S, T->SnapWeightNs, T->SnapCount);
+  recordWithLeaf(T->Tid, S, LeafFits ? Pc : 0, T->SnapWeightNs,
+                 T->SnapCount);
   T->SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
+}
+
+/// How many samples a thread is owed now that its CPU clock reads Cpu: one
+/// per period of CPU used since its last sample, the remainder carried (a
+/// thread using a third of a core is sampled every third period), and
+/// their weight. When the samples were held up for several periods, the
+/// thread gets what it is owed at once (bounded) rather than fewer samples
+/// than its CPU time says. Returns the count (0: none yet). Whoever times
+/// the thread's samples: the sampler thread, or the thread's own handler.
+/// Async-signal-safe.
+static constexpr uint64_t MaxOwed = 64;
+
+static uint32_t owedSamples(ThreadSlot &T, uint64_t Cpu, uint64_t &Weight) {
+  T.CreditNs += int64_t(Cpu - T.LastCpuNs);
+  T.LastCpuNs = Cpu;
+  if (T.CreditNs < int64_t(PeriodNs / 2))
+    return 0;
+  uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
+  T.CreditNs -= int64_t(Owed * PeriodNs);
+  if (Owed > MaxOwed) {
+    Owed = MaxOwed;
+    if (T.CreditNs > int64_t(PeriodNs))
+      T.CreditNs = int64_t(PeriodNs);
+  }
+  Weight = Cpu - T.LastSampleNs;
+  T.LastSampleNs = Cpu;
+  return uint32_t(Owed);
+}
+
+/// A sample timed by the thread's own timer: its own stack, read in place
+/// (exact: the interrupted code cannot change it), the interrupted PC as
+/// its native leaf, weighted by the CPU the thread used since its last
+/// sample. A signal that waited for a blocking call to return (the
+/// wrappers block SIGPROF) stands for the CPU used before the call, so it
+/// gets no leaf: the PC says where that call returned. Async-signal-safe:
+/// a clock syscall, reads of this thread's memory and the lock-free table.
+static void sampleOwnStack(void *Context) {
+  ThreadSlot *T = currentThreadSlot();
+  if (!T)
+    return;
+  uint64_t Cpu = threadCpuNs();
+  if (Cpu == 0 || Cpu < T->LastCpuNs)
+    return;
+  uint64_t Weight = 0;
+  uint32_t Count = owedSamples(*T, Cpu, Weight);
+  if (!Count)
+    return; // Off the CPU for most of the period: its credit carries.
+  nameThread(*T, true);
+  uintptr_t Pc = programCounter(Context);
+  intptr_t Offset = __atomic_load_n(&__spinelprof_stack_offset,
+                                    __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_acquire);
+  StackView S;
+  viewStack(&__spinelprof_stack, Offset, S);
+  recordWithLeaf(T->Tid, S, afterSyscall(Pc) ? 0 : Pc, Weight, Count);
 }
 
 /// The SIGPROF handler. Async-signal-safe; runs on any registered thread,
@@ -187,8 +270,16 @@ static void handleProfilingSignal(int, siginfo_t *, void *Context) {
   if (!InHandler) {
     InHandler = 1;
     InFlight.fetch_add(1);
-    if (Enabled.load())
-      takeSample(Context);
+    if (Enabled.load()) {
+      ThreadSlot *T = currentThreadSlot();
+      // A sample the sampler thread prepared (also the benchmark's), else
+      // the thread's own timer.
+      if (T && T->SnapState.load(std::memory_order_acquire) ==
+                   ThreadSlot::SnapReady)
+        takeSample(Context);
+      else if (TimedBy.load() == OwnTimer)
+        sampleOwnStack(Context);
+    }
     InFlight.fetch_sub(1);
     InHandler = 0;
   }
@@ -305,17 +396,10 @@ static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
     syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
 }
 
-/// One tick. Wall mode samples every thread, weighted by wall time. Cpu
-/// mode reads each thread's CPU clock and samples the threads that have
-/// used about a period of CPU since their last sample: a per-thread credit
-/// (one sample per period, the remainder carried, so a thread using a
-/// third of a core is sampled every third tick). When the sampler itself
-/// was kept off the CPU for several periods, a thread gets the samples it
-/// is owed at once (bounded), all of its current stack, rather than fewer
-/// samples than its CPU time says.
-static constexpr uint64_t MaxOwed = 64;
-
-/// The tick's work for one thread. Sampler thread only, holding T.
+/// The tick's work for one thread. Wall mode samples every thread,
+/// weighted by wall time; cpu mode reads each thread's CPU clock and
+/// samples the threads owed a sample (owedSamples). Sampler thread only,
+/// holding T.
 static void tickThread(ThreadSlot &T, uint64_t NowNs) {
   if (Config.Wall) {
     uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
@@ -326,8 +410,6 @@ static void tickThread(ThreadSlot &T, uint64_t NowNs) {
   uint64_t Cpu = cpuClockNs(T);
   if (Cpu == 0 || Cpu < T.LastCpuNs)
     return;
-  T.CreditNs += int64_t(Cpu - T.LastCpuNs);
-  T.LastCpuNs = Cpu;
   uint64_t Count = 0, Weight = 0;
   // A sample its handler gave back is owed again.
   uint32_t Returned = ThreadSlot::SnapReturned;
@@ -337,18 +419,9 @@ static void tickThread(ThreadSlot &T, uint64_t NowNs) {
     Weight = T.SnapWeightNs;
     T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
   }
-  if (T.CreditNs >= int64_t(PeriodNs / 2)) {
-    uint64_t Owed = (uint64_t(T.CreditNs) + PeriodNs / 2) / PeriodNs;
-    T.CreditNs -= int64_t(Owed * PeriodNs);
-    if (Owed > MaxOwed) {
-      Owed = MaxOwed;
-      if (T.CreditNs > int64_t(PeriodNs))
-        T.CreditNs = int64_t(PeriodNs);
-    }
-    Count += Owed;
-    Weight += Cpu - T.LastSampleNs;
-    T.LastSampleNs = Cpu;
-  }
+  uint64_t OwedWeight = 0;
+  Count += owedSamples(T, Cpu, OwedWeight);
+  Weight += OwedWeight;
   if (Count)
     sampleThread(T, Weight, uint32_t(Count), Cpu);
 }
@@ -450,6 +523,71 @@ static int startSamplerThread() {
   return Err;
 }
 
+/// Starts this thread's own timer: SIGPROF to this thread every period of
+/// CLOCK_MONOTONIC time (the handler weighs each by the CPU the thread
+/// used). Raw syscalls: the kernel's timer id, no glibc state. Returns 0 or
+/// an errno. Normal context.
+static int startOwnTimer() {
+  struct sigevent Event;
+  memset(&Event, 0, sizeof(Event));
+  Event.sigev_notify = SIGEV_THREAD_ID;
+  Event.sigev_signo = SIGPROF;
+  Event._sigev_un._tid = static_cast<int>(gettid());
+  int Id = -1;
+  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &Event, &Id) != 0)
+    return errno;
+  struct timespec Period = {time_t(PeriodNs / 1000000000u),
+                            long(PeriodNs % 1000000000u)};
+  struct itimerspec Spec = {Period, Period};
+  if (syscall(SYS_timer_settime, Id, 0, &Spec, nullptr) != 0) {
+    int Err = errno;
+    syscall(SYS_timer_delete, Id);
+    return Err;
+  }
+  OwnTimerId = Id;
+  return 0;
+}
+
+/// Deletes the own timer. A signal it raised already may still arrive; the
+/// handler then finds nothing to do. Async-signal-safe.
+static void stopOwnTimer() {
+  if (OwnTimerId >= 0)
+    syscall(SYS_timer_delete, OwnTimerId);
+  OwnTimerId = -1;
+}
+
+void beforeSecondThread() {
+  if (TimedBy.load() != OwnTimer)
+    return;
+  // Not while this thread's own handler samples (the only other user of
+  // the timer's state): SIGPROF blocked for the switch.
+  sigset_t Block, Saved;
+  sigemptyset(&Block);
+  sigaddset(&Block, SIGPROF);
+  pthread_sigmask(SIG_BLOCK, &Block, &Saved);
+  int Expected = OwnTimer;
+  if (TimedBy.compare_exchange_strong(Expected, SamplerThread)) {
+    stopOwnTimer();
+    if (!StopRequested.load())
+      if (int Err = startSamplerThread())
+        printMessage("cannot start the sampler thread: %s; sampling stops",
+                     strerror(Err));
+  }
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+}
+
+/// Starts what times the samples: the thread's own timer when it may
+/// (cpu mode, no periodic flush, which needs a thread to write), else, or
+/// if the timer cannot be made, the sampler thread. Normal context.
+static int startTiming() {
+  if (!Config.Wall && Config.FlushSec == 0 && startOwnTimer() == 0) {
+    TimedBy.store(OwnTimer);
+    return 0;
+  }
+  TimedBy.store(SamplerThread);
+  return startSamplerThread();
+}
+
 int startSampling(const SamplerConfig &C) {
   Config = C;
   PeriodNs = 1000000000u / uint64_t(C.Hz > 0 ? C.Hz : 1);
@@ -470,7 +608,7 @@ int startSampling(const SamplerConfig &C) {
   if (sigaction(SIGPROF, &Action, nullptr) != 0)
     return errno;
   Enabled.store(true);
-  if (int Err = startSamplerThread()) {
+  if (int Err = startTiming()) {
     Enabled.store(false);
     return Err;
   }
@@ -480,6 +618,8 @@ int startSampling(const SamplerConfig &C) {
 void stopSampling() {
   StopRequested.store(true);
   Enabled.store(false);
+  if (TimedBy.load() == OwnTimer)
+    stopOwnTimer();
   // A handler or tick that saw Enabled before the store finishes within
   // microseconds; give up after a second rather than hang an exiting
   // program.
@@ -498,7 +638,7 @@ void stopSampling() {
 }
 
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs) {
-  if (StopRequested.load())
+  if (StopRequested.load() || TimedBy.load() != SamplerThread)
     return false;
   uint32_t Before = WorkDone.load();
   PendingArg.store(Arg);
@@ -518,8 +658,14 @@ void restartSamplingAfterFork() {
   PendingWork.store(nullptr);
   resetSampleTable();
   resetThreadsAfterFork();
-  if (Enabled.load() && !StopRequested.load())
-    (void)startSamplerThread();
+  // The parent's timer and sampler thread do not survive a fork.
+  OwnTimerId = -1;
+  if (!Enabled.load() || StopRequested.load())
+    return;
+  if (TimedBy.load() == OwnTimer && startOwnTimer() == 0)
+    return;
+  TimedBy.store(SamplerThread);
+  (void)startSamplerThread();
 }
 
 } // namespace spinelprof

@@ -1,5 +1,11 @@
 //===- spinelprof_signal.h - The sampler thread and the handler -*- C++ -*-===//
 //
+// While the program has one thread (cpu mode, no periodic flush), that
+// thread's own CLOCK_MONOTONIC timer sends it SIGPROF every period, and the
+// handler records the thread's own stack, weighted by the CPU it used
+// since its last sample (owed samples as below). From the program's second
+// thread on, or in wall mode, a sampler thread does it:
+//
 // A sampler thread wakes on an absolute CLOCK_MONOTONIC schedule at the
 // requested rate. Each tick it reads every registered thread's CPU clock
 // (cpu mode) and samples each thread that has used about a period of CPU
@@ -30,13 +36,23 @@ struct SamplerConfig {
 /// The timer named in the profile.
 const char *timerName(bool Wall);
 
-/// Whether the sampler thread got SCHED_FIFO (it tries; it needs
-/// CAP_SYS_NICE or an RLIMIT_RTPRIO). Any thread.
-bool samplerIsRealTime();
+/// The sampler thread as the profile names it: "realtime" when it got
+/// SCHED_FIFO (it tries; it needs CAP_SYS_NICE or an RLIMIT_RTPRIO),
+/// "normal", or "none" without one. Any thread.
+const char *samplerName();
 
-/// Installs the SIGPROF handler and starts the sampler thread. Returns 0 or
-/// an errno. Start-up only, once, after initThreads.
+/// Installs the SIGPROF handler and starts the timer (the thread's own or
+/// the sampler thread). Returns 0 or an errno. Start-up only, once, after
+/// initThreads.
 int startSampling(const SamplerConfig &Config);
+
+/// Before the program creates a thread: hands sampling from the own timer
+/// to the sampler thread, once. Normal context.
+void beforeSecondThread();
+
+/// Whether the sampler thread times the samples (else the single thread's
+/// own timer, or nothing). Any thread; async-signal-safe.
+bool samplerThreadRuns();
 
 /// Stops the sampler (without waiting for its thread to end), makes later
 /// signals no-ops and waits (bounded) until no handler or outside read is
@@ -47,11 +63,12 @@ void stopSampling();
 
 /// Runs Work on the sampler thread and waits (at most TimeoutMs) for it to
 /// finish. Async-signal-safe (for the SIGINT/SIGTERM handler). Returns
-/// false if the sampler did not run it in time.
+/// false if there is no sampler thread or it did not run it in time.
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
 
-/// In the child of fork: a fresh table and registry, and a new sampler
-/// thread (the parent's did not survive the fork).
+/// In the child of fork: a fresh table and registry, and a new timer of
+/// the same kind (the parent's own timer or sampler thread did not survive
+/// the fork).
 void restartSamplingAfterFork();
 
 /// The current CPU time of the calling thread or of the process, in ns.

@@ -14,6 +14,7 @@
 #include "spinelprof_threads.h"
 
 #include "spinelprof_interpose.h"
+#include "spinelprof_signal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -248,8 +249,9 @@ static void threadStarted() { registerCurrentThread(); }
 static void threadFinished() { unregisterCurrentThread(); }
 
 static const InterposeHooks TheHooks = {
-    enterBlocking, leaveBlocking, threadStarted, threadFinished, fiberCreated,
-    fiberEntered,  fiberReturned, beforeSwitch,  afterSwitch};
+    enterBlocking, leaveBlocking, beforeSecondThread, threadStarted,
+    threadFinished, fiberCreated, fiberEntered, fiberReturned,
+    beforeSwitch,   afterSwitch};
 
 static void exitKeyDestructor(void *) { unregisterCurrentThread(); }
 

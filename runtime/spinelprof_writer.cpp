@@ -306,7 +306,7 @@ static void writeSprofFile(BufferedFile &File, ProfileType Type,
     File.writeJsonString(timerName(Run.Wall));
     File.format(",\n  \"sampler\": \"%s\",\n  \"requested_hz\": %d,\n"
                 "  \"achieved_hz\": ",
-                samplerIsRealTime() ? "realtime" : "normal", Run.RequestedHz);
+                samplerName(), Run.RequestedHz);
     writeRate(File, Result.AchievedHz);
     File.write(",\n");
   }

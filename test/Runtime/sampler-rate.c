@@ -1,9 +1,11 @@
 // The rate asked for is the rate delivered: a sampler thread on
 // CLOCK_MONOTONIC signals each thread per period of CPU it uses, so 1 kHz
 // and 5 kHz hold (where setitimer(ITIMER_PROF) gave about 250 Hz), for one
-// thread and for four threads on two cores. Samples per CPU-second of each
-// thread, checked with a wide margin (the machine may be loaded); each
-// thread's samples match its CPU time.
+// thread and for four threads on two cores; and so does a program that
+// keeps one thread (argument 0: main burns), which its own CLOCK_MONOTONIC
+// timer signals. Samples per CPU-second of each thread, checked with a
+// wide margin (the machine may be loaded); each thread's samples match its
+// CPU time.
 //
 // UNSUPPORTED: tsan
 // (Measures the achieved rate, which TSan's slowdown of the sampler thread
@@ -18,6 +20,11 @@
 // RUN: env SPINEL_PROFILE=%t/c.folded SPINEL_PROFILE_HZ=5000 %t/app 4 2> %t/err3
 // RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err2
+// RUN: env SPINEL_PROFILE=%t/d.folded SPINEL_PROFILE_HZ=1000 %t/app 0 2> %t/err4
+// RUN: %python %inputs/check_rate.py %t/d.sprof 1000 1 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/e.folded SPINEL_PROFILE_HZ=5000 %t/app 0 2> %t/err5
+// RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t/err5
 //
 // CHECK: rate ok
 // CHECK-NEXT: threads ok
@@ -56,6 +63,8 @@ int main(int argc, char **argv) {
     pthread_create(&t[i], NULL, run, NULL);
   for (int i = 0; i < n && i < 8; ++i)
     pthread_join(t[i], NULL);
+  if (n == 0)
+    run(NULL);
   frame_pop(d);
   return 0;
 }
