@@ -485,6 +485,11 @@ __attribute__((constructor(101))) static void startProfiler() {
     printMessage("SPINEL_PROFILE_MODE='%s' is not cpu or wall; using cpu",
                  State.Config.Mode);
   }
+  bool SamplerThreadOnly = strcmp(State.Config.Timer, "thread") == 0;
+  if (!SamplerThreadOnly && strcmp(State.Config.Timer, "auto") != 0)
+    printMessage("SPINEL_PROFILE_TIMER='%s' is not auto or thread; using "
+                 "auto",
+                 State.Config.Timer);
   if (strcmp(State.Config.Weight, "time") == 0) {
     State.WeightTime = true;
   } else if (strcmp(State.Config.Weight, "samples") != 0) {
@@ -553,7 +558,7 @@ __attribute__((constructor(101))) static void startProfiler() {
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
   SamplerConfig Sampler = {State.Config.Hz, State.Wall, State.Config.FlushSec,
-                           flushProfile};
+                           flushProfile, SamplerThreadOnly};
   if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
     stopAllocationSampling();

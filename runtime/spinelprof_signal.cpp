@@ -577,10 +577,12 @@ void beforeSecondThread() {
 }
 
 /// Starts what times the samples: the thread's own timer when it may
-/// (cpu mode, no periodic flush, which needs a thread to write), else, or
-/// if the timer cannot be made, the sampler thread. Normal context.
+/// (cpu mode, no periodic flush, which needs a thread to write, not
+/// SPINEL_PROFILE_TIMER=thread), else, or if the timer cannot be made, the
+/// sampler thread. Normal context.
 static int startTiming() {
-  if (!Config.Wall && Config.FlushSec == 0 && startOwnTimer() == 0) {
+  if (!Config.Wall && Config.FlushSec == 0 && !Config.SamplerThreadOnly &&
+      startOwnTimer() == 0) {
     TimedBy.store(OwnTimer);
     return 0;
   }

@@ -31,6 +31,8 @@ struct SamplerConfig {
   /// Seconds between calls of Flush (0: never), on the sampler thread.
   int FlushSec;
   void (*Flush)();
+  /// SPINEL_PROFILE_TIMER=thread: the sampler thread from the start.
+  bool SamplerThreadOnly;
 };
 
 /// The timer named in the profile.

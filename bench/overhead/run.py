@@ -14,7 +14,9 @@ time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
 Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
 on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
 the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
---levers adds: pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
+--levers adds: thread (the same binary as on, with SPINEL_PROFILE_TIMER=thread:
+the sampler thread from the start instead of the program's own timer),
+pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
 pushed like every other method, the default before PC-named leaves), all
 (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for the program's
 `inline` methods either), late (the pass after the -O2
@@ -62,7 +64,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
+LEVER_VARIANTS = ['thread', 'pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -225,7 +227,7 @@ class Bench:
         return obj
 
     def binary(self, prog, variant):
-        build_variant = 'prof' if variant in ('off', 'on') else variant
+        build_variant = 'prof' if variant in ('off', 'on', 'thread') else variant
         return self.path('bin', '%s.%s' % (prog, build_variant))
 
     def build_all(self, progs, variants):
@@ -236,7 +238,7 @@ class Bench:
                 exe = self.binary(prog, v)
                 if exe in built:
                     continue
-                self.compile_variant(prog, 'prof' if v in ('off', 'on') else v, exe)
+                self.compile_variant(prog, 'prof' if v in ('off', 'on', 'thread') else v, exe)
                 built.add(exe)
         log('built %d binaries in %s' % (len(built), self.path('bin')))
 
@@ -249,6 +251,8 @@ class Bench:
             env['SPINEL_PROFILE'] = self.path('run', 'profile.folded')
             env['SPINEL_PROFILE_HZ'] = str(self.args.hz)
             env['SPINEL_PROFILE_QUIET'] = '1'
+            if variant == 'thread':
+                env['SPINEL_PROFILE_TIMER'] = 'thread'
         return env
 
     def run_programs(self, progs, variants):
@@ -330,7 +334,7 @@ class Bench:
             print('\n(valgrind not installed: no instruction counts)')
             return
         print('\n## Instructions executed (callgrind, sampling off), ratio to plain\n')
-        vs = [v for v in variants if v not in ('on',)]
+        vs = [v for v in variants if v not in ('on', 'thread')]
         print('| program | plain Ir |' + ''.join(' %s |' % v for v in vs if v != 'plain'))
         print('|' + '---|' * (1 + len(vs)))
         ratios = {v: [] for v in vs}
@@ -484,7 +488,7 @@ class Bench:
                     break
             if ok:
                 progs.append(name)
-        spinel_variants = ['plain', 'off', 'on', 'finstr'] + (['pushleaves'] if 'pushleaves' in variants else [])
+        spinel_variants = ['plain', 'off', 'on', 'finstr'] + [v for v in ('thread', 'pushleaves') if v in variants]
         variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
         rounds = 1 if self.args.quick else self.args.rounds
@@ -492,7 +496,7 @@ class Bench:
             for p in progs:
                 order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
-                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
+                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on', 'thread') else v))
                     w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
                     results[(p, v)].append((w, c, rss))
         saved = self.args.rounds

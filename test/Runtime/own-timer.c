@@ -18,12 +18,19 @@
 // RUN: FileCheck %s --check-prefix=TWO < %t/two.out
 // RUN: %python %inputs/check_stacks.py %t/two.folded --leaf 'alone >= 20%%' --leaf 'worker >= 20%%' --leaf 'beside >= 10%%'
 // RUN: %python %inputs/check_sprof.py %t/two.folded | FileCheck %s --check-prefix=SAMPLER
-// Wall mode and flushing: a sampler thread from the start.
+// Wall mode, flushing and SPINEL_PROFILE_TIMER=thread: a sampler thread
+// from the start.
 // RUN: env SPINEL_PROFILE=%t/wall.folded SPINEL_PROFILE_MODE=wall %t/app > %t/wall.out
 // RUN: FileCheck %s --check-prefix=HELPER < %t/wall.out
 // RUN: env SPINEL_PROFILE=%t/flush.folded SPINEL_PROFILE_FLUSH_SEC=5 %t/app > %t/flush.out
 // RUN: FileCheck %s --check-prefix=HELPER < %t/flush.out
 // RUN: %python %inputs/check_stacks.py %t/flush.folded --leaf 'alone >= 60%%' --min-samples 50
+// RUN: env SPINEL_PROFILE=%t/thread.folded SPINEL_PROFILE_TIMER=thread %t/app > %t/thread.out
+// RUN: FileCheck %s --check-prefix=HELPER < %t/thread.out
+// RUN: %python %inputs/check_stacks.py %t/thread.folded --leaf 'alone >= 60%%' --min-samples 50
+// RUN: env SPINEL_PROFILE=%t/bad.folded SPINEL_PROFILE_TIMER=sometimes %t/app > %t/bad.out 2> %t/bad.err
+// RUN: FileCheck %s --check-prefix=ONE < %t/bad.out
+// RUN: FileCheck %s --check-prefix=BAD < %t/bad.err
 // Profiling off: the program as it is.
 // RUN: env SPINEL_PROFILE=0 %t/app > %t/off.out
 // RUN: FileCheck %s --check-prefix=ONE < %t/off.out
@@ -36,6 +43,7 @@
 // TWO-NEXT: done
 // SAMPLER: field: timer sampler thread, CLOCK_MONOTONIC, thread CPU clocks
 // SAMPLER: field: sampler {{realtime|normal}}
+// BAD: spinelprof: SPINEL_PROFILE_TIMER='sometimes' is not auto or thread; using auto
 // HELPER: single-threaded 0, tasks 2
 // HELPER-NEXT: done
 #include "manual_frames.h"
