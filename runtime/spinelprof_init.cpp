@@ -11,6 +11,7 @@
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
+#include "spinelprof_scratch.h"
 #include "spinelprof_signal.h"
 #include "spinelprof_threads.h"
 #include "spinelprof_writer.h"
@@ -184,7 +185,7 @@ static int checkWritable(const char *Path, int Pid) {
     unlink(Probe);
   }
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
-  free(Probe);
+  scratchFree(Probe);
   return Err;
 }
 
@@ -238,6 +239,9 @@ static void atForkChild() {
   restartSamplingAfterFork();
 }
 
+/// The program's CPU time when writeInCopy made its copy, or 0.
+static uint64_t CopiedCpuNs;
+
 /// Writes the profile as it stands (both files, atomically, and the
 /// allocation profile's two when it is on). Returns 0 or the first errno,
 /// Result.FailedPath naming the file. Normal context.
@@ -248,7 +252,9 @@ static int writeNow(WriteResult &Result, WriteResult &AllocResult,
   Run.Pid = State.Pid;
   Run.StartTimeNs = State.StartRealtimeNs;
   Run.DurationNs = clockNs(CLOCK_MONOTONIC) - State.StartMonotonicNs;
-  Run.CpuTimeNs = processCpuNs();
+  // In the copy that writes for a signal, the program's CPU time is the
+  // one read before the copy was made (the copy's own is nearly none).
+  Run.CpuTimeNs = CopiedCpuNs ? CopiedCpuNs : processCpuNs();
   Run.RequestedHz = State.Config.Hz;
   Run.Wall = State.Wall;
   Run.WeightTime = State.WeightTime;
@@ -310,7 +316,7 @@ static void writeFinalProfile(bool InCopy = false) {
   int Err = writeNow(Result, AllocResult, Run);
   if (Err) {
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
-                 strerror(Err));
+                 strerrordesc_np(Err));
   } else if (!State.Config.Quiet) {
     char Extra[64] = "";
     if (Result.Truncated)
@@ -378,6 +384,7 @@ static void writeInCopy() {
   if (!State.Active || getpid() != State.Pid || FinalWritten.load())
     return;
   stopSampling();
+  CopiedCpuNs = processCpuNs();
   long Child = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
   if (Child == 0) {
     writeFinalProfile(/*InCopy=*/true);

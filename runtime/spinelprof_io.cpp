@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_io.h"
 
+#include "spinelprof_scratch.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -60,14 +62,14 @@ BufferedFile::BufferedFile(const char *Path) {
     Error = errno;
     return;
   }
-  Buffer = static_cast<char *>(malloc(Capacity));
+  Buffer = static_cast<char *>(scratchAlloc(Capacity));
   if (!Buffer)
     Error = ENOMEM;
 }
 
 BufferedFile::~BufferedFile() {
   (void)close();
-  free(Buffer);
+  scratchFree(Buffer);
 }
 
 void BufferedFile::flush() {

@@ -56,7 +56,8 @@ private:
   size_t Used = 0;
   uint64_t Bytes = 0;
   static constexpr size_t Capacity = 1 << 16;
-  char *Buffer = nullptr; // malloc'd: exit may run on a small thread stack.
+  char *Buffer = nullptr; // From scratchAlloc: exit may run on a small
+                          // thread stack, and a write must not use malloc.
 };
 
 } // namespace spinelprof

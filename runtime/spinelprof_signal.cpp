@@ -580,9 +580,21 @@ void beforeSecondThread() {
 /// (cpu mode, no periodic flush, which needs a thread to write, not
 /// SPINEL_PROFILE_TIMER=thread), else, or if the timer cannot be made, the
 /// sampler thread. Normal context.
+/// Under ThreadSanitizer a process always has a second thread (TSan's
+/// own), and a copy of it for SIGINT (writeInCopy) could find TSan's locks
+/// held by that thread: the sampler thread, always.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SPINELPROF_OWN_TIMER 0
+#endif
+#endif
+#ifndef SPINELPROF_OWN_TIMER
+#define SPINELPROF_OWN_TIMER 1
+#endif
+
 static int startTiming() {
-  if (!Config.Wall && Config.FlushSec == 0 && !Config.SamplerThreadOnly &&
-      startOwnTimer() == 0) {
+  if (SPINELPROF_OWN_TIMER && !Config.Wall && Config.FlushSec == 0 &&
+      !Config.SamplerThreadOnly && startOwnTimer() == 0) {
     TimedBy.store(OwnTimer);
     return 0;
   }

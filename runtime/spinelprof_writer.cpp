@@ -1,8 +1,11 @@
 //===- spinelprof_writer.cpp - Folded stacks and the .sprof profile -------===//
 //
-// Part of spinelprof. See spinelprof_writer.h and docs/formats.md. Runs once,
-// at exit, on one thread, after the last handler has finished: it may use
-// malloc and qsort, but never anything from libstdc++.
+// Part of spinelprof. See spinelprof_writer.h and docs/formats.md. Runs at
+// exit (or for a flush, or in the copy of the process that writes for a
+// signal), one writer at a time, after the last handler has finished. Its
+// memory comes from spinelprof_scratch.h, never malloc (see there), and it
+// sorts with std::sort, which allocates nothing (glibc's qsort may
+// malloc); nothing from libstdc++'s library.
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_writer.h"
@@ -10,8 +13,10 @@
 #include "spinelprof_alloc.h"
 #include "spinelprof_io.h"
 #include "spinelprof_sample_table.h"
+#include "spinelprof_scratch.h"
 #include "spinelprof_signal.h"
 
+#include <algorithm>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +58,7 @@ char *allocPathFor(const char *FoldedPath) {
 
 char *temporaryPathFor(const char *FinalPath, int Pid) {
   size_t Size = strlen(FinalPath) + 32;
-  char *Out = static_cast<char *>(malloc(Size));
+  char *Out = static_cast<char *>(scratchAlloc(Size));
   if (Out)
     snprintf(Out, Size, "%s.tmp-%d", FinalPath, Pid);
   return Out;
@@ -91,7 +96,7 @@ struct ByteBuffer {
       size_t NewCap = Capacity ? Capacity * 2 : 4096;
       while (NewCap - Size < N)
         NewCap *= 2;
-      char *NewData = static_cast<char *>(realloc(Data, NewCap));
+      char *NewData = static_cast<char *>(scratchRealloc(Data, NewCap));
       if (!NewData) {
         Failed = true;
         return;
@@ -104,10 +109,18 @@ struct ByteBuffer {
   }
 };
 
-// qsort has no context argument; the writer runs once, on one thread.
+// The folded lines' text, for their comparisons; one writer at a time.
 const char *TextPool;
 
 } // namespace
+
+/// Sorts N elements at A by a qsort-style comparison, allocating nothing.
+template <typename T>
+static void sortBy(T *A, size_t N, int (*Compare)(const void *, const void *)) {
+  std::sort(A, A + N, [Compare](const T &X, const T &Y) {
+    return Compare(&X, &Y) < 0;
+  });
+}
 
 static const char *displayName(const FrameDescriptor *D) {
   if (!D)
@@ -402,7 +415,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   // Every Ready slot, then duplicates of a (thread, stack) merged.
   size_t SlotCount = Table.slotCount(), StackCount = 0;
   StackRecord *Stacks = static_cast<StackRecord *>(
-      malloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
+      scratchAlloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
   if (!Stacks)
     return ENOMEM;
   for (size_t I = 0; I < SlotCount; ++I) {
@@ -412,7 +425,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     Stacks[StackCount++] = {Slot.Tid, Slot.Length, Table.frames(Slot),
                             Slot.Count.load(), Slot.WeightNs.load()};
   }
-  qsort(Stacks, StackCount, sizeof(StackRecord), compareByThreadAndStack);
+  sortBy(Stacks, StackCount, compareByThreadAndStack);
   size_t Merged = 0;
   for (size_t I = 0; I < StackCount; ++I) {
     if (Merged && compareByThreadAndStack(&Stacks[Merged - 1], &Stacks[I]) == 0) {
@@ -426,7 +439,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   if (Alloc)
     for (size_t I = 0; I < StackCount; ++I)
       Stacks[I].Count = allocObjects(Stacks[I].Count);
-  qsort(Stacks, StackCount, sizeof(StackRecord), compareByCount);
+  sortBy(Stacks, StackCount, compareByCount);
 
   size_t TotalFrames = 0;
   for (size_t I = 0; I < StackCount; ++I) {
@@ -446,16 +459,16 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   // Folded lines: stack text merged across threads.
   ByteBuffer Pool;
   FoldedLine *Lines = static_cast<FoldedLine *>(
-      malloc((StackCount ? StackCount : 1) * sizeof(FoldedLine)));
+      scratchAlloc((StackCount ? StackCount : 1) * sizeof(FoldedLine)));
   // Descriptors: sorted and unique for lookup, numbered by first use.
   const FrameDescriptor **Sorted = static_cast<const FrameDescriptor **>(
-      malloc((TotalFrames ? TotalFrames : 1) * sizeof(*Sorted)));
+      scratchAlloc((TotalFrames ? TotalFrames : 1) * sizeof(*Sorted)));
   uint32_t *IndexOfSorted = static_cast<uint32_t *>(
-      malloc((TotalFrames ? TotalFrames : 1) * sizeof(uint32_t)));
+      scratchAlloc((TotalFrames ? TotalFrames : 1) * sizeof(uint32_t)));
   const FrameDescriptor **FrameOrder = static_cast<const FrameDescriptor **>(
-      malloc((TotalFrames ? TotalFrames : 1) * sizeof(*FrameOrder)));
+      scratchAlloc((TotalFrames ? TotalFrames : 1) * sizeof(*FrameOrder)));
   uint32_t *Tids = static_cast<uint32_t *>(
-      malloc((StackCount ? StackCount : 1) * sizeof(uint32_t)));
+      scratchAlloc((StackCount ? StackCount : 1) * sizeof(uint32_t)));
   char *FoldedTemp = temporaryPathFor(FoldedPath, Run.Pid);
   char *SprofTemp = temporaryPathFor(SprofPath, Run.Pid);
   int Err = 0;
@@ -482,7 +495,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   }
   if (!Err) {
     TextPool = Pool.Data;
-    qsort(Lines, StackCount, sizeof(FoldedLine), compareLineText);
+    sortBy(Lines, StackCount, compareLineText);
     for (size_t I = 0; I < StackCount; ++I) {
       if (LineCount && compareText(&Lines[LineCount - 1], &Lines[I]) == 0)
         Lines[LineCount - 1].Count += Lines[I].Count;
@@ -500,13 +513,13 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
       }
       LineCount = Kept;
     }
-    qsort(Lines, LineCount, sizeof(FoldedLine), compareLineCount);
+    sortBy(Lines, LineCount, compareLineCount);
 
     size_t N = 0;
     for (size_t I = 0; I < StackCount; ++I)
       for (uint32_t F = 0; F < Stacks[I].Length; ++F)
         Sorted[N++] = Stacks[I].Frames[F];
-    qsort(Sorted, N, sizeof(*Sorted), comparePointers);
+    sortBy(Sorted, N, comparePointers);
     size_t Unique = 0;
     for (size_t I = 0; I < N; ++I)
       if (!Unique || Sorted[Unique - 1] != Sorted[I])
@@ -524,7 +537,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
 
     for (size_t I = 0; I < StackCount; ++I)
       Tids[I] = Stacks[I].Tid;
-    qsort(Tids, StackCount, sizeof(uint32_t), compareTids);
+    sortBy(Tids, StackCount, compareTids);
     for (size_t I = 0; I < StackCount; ++I)
       if (!TidCount || Tids[TidCount - 1] != Tids[I])
         Tids[TidCount++] = Tids[I];
@@ -557,15 +570,15 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     }
   }
 
-  free(SprofTemp);
-  free(FoldedTemp);
-  free(Tids);
-  free(FrameOrder);
-  free(IndexOfSorted);
-  free(Sorted);
-  free(Lines);
-  free(Pool.Data);
-  free(Stacks);
+  scratchFree(SprofTemp);
+  scratchFree(FoldedTemp);
+  scratchFree(Tids);
+  scratchFree(FrameOrder);
+  scratchFree(IndexOfSorted);
+  scratchFree(Sorted);
+  scratchFree(Lines);
+  scratchFree(Pool.Data);
+  scratchFree(Stacks);
   return Err;
 }
 

@@ -50,7 +50,7 @@ struct WriteResult {
 char *sprofPathFor(const char *FoldedPath);
 
 /// The temporary name a final path is written under before the rename.
-/// Returns a malloc'd string.
+/// Returns a string from scratchAlloc (free it with scratchFree).
 char *temporaryPathFor(const char *FinalPath, int Pid);
 
 /// The allocation profile's folded path for the CPU profile's: a trailing

@@ -6,6 +6,10 @@
 // every thread is sampled from then on. Wall mode and periodic flushing
 // use the sampler thread from the start.
 //
+// UNSUPPORTED: tsan
+// (Under TSan a process always has TSan's own thread, so the runtime always
+// uses the sampler thread.)
+//
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
 // One thread: no helper, a profile timed by the thread's own timer.

@@ -15,7 +15,9 @@
 // RUN: FileCheck %s --check-prefix=INT < %t/int.out
 // RUN: FileCheck %s --check-prefix=ERR < %t/int.err
 // RUN: %python %inputs/check_stacks.py %t/i.folded --leaf 'forever >= 60%%' --min-samples 10
-// RUN: %python %inputs/check_sprof.py %t/i.folded > /dev/null
+// RUN: %python %inputs/check_sprof.py %t/i.folded | FileCheck %s --check-prefix=SPROF
+// No temporary file is left behind.
+// RUN: ls %t | FileCheck %s --check-prefix=FILES --implicit-check-not=tmp
 // RUN: env SPINEL_PROFILE=%t/t.folded %python %inputs/exit_status.py timeout --preserve-status -s TERM 0.3 %t/app > %t/term.out 2> %t/term.err
 // RUN: FileCheck %s --check-prefix=TERM < %t/term.out
 // RUN: %python %inputs/check_stacks.py %t/t.folded --leaf 'forever >= 60%%'
@@ -25,6 +27,10 @@
 // RUN: FileCheck %s --check-prefix=OWN < %t/own.out
 // RUN: FileCheck %s --check-prefix=ERR < %t/own.err
 //
+// The program's CPU time, not the time of the copy of a one-thread
+// program that writes the profile for the signal (writeInCopy).
+// SPROF: field: cpu_time_ns {{[1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]*$}}
+// FILES: i.folded
 // INT: started
 // INT-NEXT: exit status: 130
 // ERR: spinelprof: {{[0-9]+}} samples
