@@ -48,11 +48,14 @@ int SampleTable::init(size_t SlotCount, size_t Frames) {
   if (Slots)
     return 0;
   void *S = mapZeroed(SlotCount * sizeof(SampleSlot));
+  void *C = mapZeroed(SlotCount * sizeof(*Claimed));
   void *A = mapZeroed(Frames * sizeof(const FrameDescriptor *));
-  if (!S || !A) {
+  if (!S || !C || !A) {
     int Err = errno;
     if (S)
       munmap(S, SlotCount * sizeof(SampleSlot));
+    if (C)
+      munmap(C, SlotCount * sizeof(*Claimed));
     if (A)
       munmap(A, Frames * sizeof(const FrameDescriptor *));
     return Err;
@@ -62,6 +65,7 @@ int SampleTable::init(size_t SlotCount, size_t Frames) {
   SlotMask = SlotCount - 1;
   ArenaFrames = Frames;
   Arena = static_cast<const FrameDescriptor **>(A);
+  Claimed = static_cast<std::atomic<uint32_t> *>(C);
   Slots = static_cast<SampleSlot *>(S);
   return 0;
 }
@@ -138,6 +142,10 @@ void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
     uint64_t Key = Slot.Key.load(std::memory_order_acquire);
     if (Key == 0) {
       if (Slot.Key.compare_exchange_strong(Key, H, std::memory_order_acq_rel)) {
+        // Listed for the writer; each slot is claimed once, so the list
+        // never outgrows the table.
+        Claimed[ClaimedCount.fetch_add(1, std::memory_order_acq_rel)].store(
+            uint32_t(Index + 1), std::memory_order_release);
         // The slot is ours alone until State becomes Ready.
         size_t Offset;
         if (!allocateFrames(S.length(), Offset)) {
@@ -179,6 +187,8 @@ void SampleTable::reset() {
   if (!Slots)
     return;
   remapZeroed(Slots, slotCount() * sizeof(SampleSlot));
+  remapZeroed(Claimed, slotCount() * sizeof(*Claimed));
+  ClaimedCount.store(0);
   ArenaUsed.store(0);
   Dropped.store(0);
 }
@@ -218,6 +228,10 @@ void resetSampleTable() {
 const SampleTable &cpuSamples() { return CpuTable; }
 size_t sampleSlotCount() { return CpuTable.slotCount(); }
 const SampleSlot &sampleSlot(size_t I) { return CpuTable.slot(I); }
+size_t sampleClaimedCount() { return CpuTable.claimedCount(); }
+const SampleSlot *sampleClaimedSlot(size_t K) {
+  return CpuTable.claimedSlot(K);
+}
 const FrameDescriptor *const *slotFrames(const SampleSlot &Slot) {
   return CpuTable.frames(Slot);
 }

@@ -23,6 +23,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -48,16 +50,22 @@ static std::atomic<int> InFlight; // Handlers and ticks recording now.
 static std::atomic<bool> RealTime; // The sampler runs SCHED_FIFO.
 static int Pid;
 
-/// What times the samples. While the program has one thread (cpu mode, no
-/// periodic flush), a CLOCK_MONOTONIC timer of that thread's own signals it
-/// directly: no helper thread, so glibc's malloc keeps its single-thread
-/// fast path (one idle thread made Spinel's allocating benchmarks up to
-/// x1.6 slower, docs/performance.md), and the signal is raised on the
-/// thread's own CPU, without a cross-CPU interrupt. The program's second
-/// thread hands sampling to the sampler thread for good.
-enum Timing : int { NoTiming = 0, OwnTimer = 1, SamplerThread = 2 };
+/// What runs the sampler loop. While the program has one thread (no
+/// periodic flush), a thread made with clone() that glibc does not know
+/// of: glibc's malloc then keeps its single-thread fast path, which the
+/// first pthread_create ends for good (one idle pthread made Spinel's
+/// allocating benchmarks up to x1.6 slower, docs/performance.md). The
+/// program's second thread hands sampling to a pthread for good, which can
+/// also run the writer (flush, SIGINT).
+enum Timing : int { NoTiming = 0, Ticker = 1, SamplerThread = 2 };
 static std::atomic<int> TimedBy;
-static int OwnTimerId = -1; // The kernel's timer id.
+/// The ticker's tid while it runs; the kernel clears it and wakes its
+/// futex when the ticker ends (CLONE_CHILD_CLEARTID).
+static volatile pid_t TickerTid;
+/// Bumped (and futex-woken) to wake the sampler loop before its time.
+static std::atomic<uint32_t> WakeWord;
+/// Asks the ticker to end (hand-over to the sampler thread).
+static std::atomic<bool> TickerStop;
 
 // Work handed to the sampler thread (runOnSampler).
 static std::atomic<void (*)(int)> PendingWork;
@@ -75,15 +83,37 @@ uint64_t threadCpuNs() { return clockNs(CLOCK_THREAD_CPUTIME_ID); }
 uint64_t processCpuNs() { return clockNs(CLOCK_PROCESS_CPUTIME_ID); }
 uint64_t monotonicNs() { return clockNs(CLOCK_MONOTONIC); }
 
+/// A system call that leaves errno alone: returns the result or -errno.
+/// The ticker shares the main thread's TLS (it is no glibc thread), so it
+/// must never write errno. Async-signal-safe.
+static long rawSyscall(long N, long A = 0, long B = 0, long C = 0, long D = 0,
+                       long E = 0, long F = 0) {
+#if defined(__x86_64__)
+  long R;
+  register long R10 __asm__("r10") = D;
+  register long R8 __asm__("r8") = E;
+  register long R9 __asm__("r9") = F;
+  __asm__ volatile("syscall"
+                   : "=a"(R)
+                   : "a"(N), "D"(A), "S"(B), "d"(C), "r"(R10), "r"(R8),
+                     "r"(R9)
+                   : "rcx", "r11", "memory");
+  return R;
+#else
+  int Saved = errno;
+  long R = syscall(N, A, B, C, D, E, F);
+  if (R == -1)
+    R = -errno;
+  errno = Saved;
+  return R;
+#endif
+}
+
 const char *samplerName() {
-  if (TimedBy.load() != SamplerThread)
-    return "none";
   return RealTime.load() ? "realtime" : "normal";
 }
 
 const char *timerName(bool Wall) {
-  if (TimedBy.load() == OwnTimer)
-    return "thread's own timer, CLOCK_MONOTONIC, thread CPU clock";
   return Wall ? "sampler thread, CLOCK_MONOTONIC"
               : "sampler thread, CLOCK_MONOTONIC, thread CPU clocks";
 }
@@ -235,34 +265,6 @@ static uint32_t owedSamples(ThreadSlot &T, uint64_t Cpu, uint64_t &Weight) {
   return uint32_t(Owed);
 }
 
-/// A sample timed by the thread's own timer: its own stack, read in place
-/// (exact: the interrupted code cannot change it), the interrupted PC as
-/// its native leaf, weighted by the CPU the thread used since its last
-/// sample. A signal that waited for a blocking call to return (the
-/// wrappers block SIGPROF) stands for the CPU used before the call, so it
-/// gets no leaf: the PC says where that call returned. Async-signal-safe:
-/// a clock syscall, reads of this thread's memory and the lock-free table.
-static void sampleOwnStack(void *Context) {
-  ThreadSlot *T = currentThreadSlot();
-  if (!T)
-    return;
-  uint64_t Cpu = threadCpuNs();
-  if (Cpu == 0 || Cpu < T->LastCpuNs)
-    return;
-  uint64_t Weight = 0;
-  uint32_t Count = owedSamples(*T, Cpu, Weight);
-  if (!Count)
-    return; // Off the CPU for most of the period: its credit carries.
-  nameThread(*T, true);
-  uintptr_t Pc = programCounter(Context);
-  intptr_t Offset = __atomic_load_n(&__spinelprof_stack_offset,
-                                    __ATOMIC_RELAXED);
-  std::atomic_signal_fence(std::memory_order_acquire);
-  StackView S;
-  viewStack(&__spinelprof_stack, Offset, S);
-  recordWithLeaf(T->Tid, S, afterSyscall(Pc) ? 0 : Pc, Weight, Count);
-}
-
 /// The SIGPROF handler. Async-signal-safe; runs on any registered thread,
 /// on several at once; keeps errno.
 static void handleProfilingSignal(int, siginfo_t *, void *Context) {
@@ -270,16 +272,8 @@ static void handleProfilingSignal(int, siginfo_t *, void *Context) {
   if (!InHandler) {
     InHandler = 1;
     InFlight.fetch_add(1);
-    if (Enabled.load()) {
-      ThreadSlot *T = currentThreadSlot();
-      // A sample the sampler thread prepared (also the benchmark's), else
-      // the thread's own timer.
-      if (T && T->SnapState.load(std::memory_order_acquire) ==
-                   ThreadSlot::SnapReady)
-        takeSample(Context);
-      else if (TimedBy.load() == OwnTimer)
-        sampleOwnStack(Context);
-    }
+    if (Enabled.load())
+      takeSample(Context);
     InFlight.fetch_sub(1);
     InHandler = 0;
   }
@@ -295,7 +289,8 @@ static const FrameDescriptor *CopyBuffer[StackCopyCapacity];
 
 static uint64_t cpuClockNs(const ThreadSlot &T) {
   struct timespec Ts;
-  if (clock_gettime(T.CpuClock, &Ts) != 0)
+  // Raw: the ticker must not write errno.
+  if (rawSyscall(SYS_clock_gettime, T.CpuClock, long(&Ts)) != 0)
     return 0; // The thread has just ended.
   return uint64_t(Ts.tv_sec) * 1000000000u + uint64_t(Ts.tv_nsec);
 }
@@ -324,9 +319,11 @@ static bool prepareSample(ThreadSlot &T, uint64_t Weight, uint32_t Count,
                                            std::memory_order_acq_rel))
     return false; // Its handler is recording the previous one: lost.
   if (!T.SnapFrames) {
-    void *P = mmap(nullptr, StackCopyCapacity * sizeof(*T.SnapFrames),
-                   PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    // Raw: the ticker must not write errno.
+    long R = rawSyscall(SYS_mmap, 0, StackCopyCapacity * sizeof(*T.SnapFrames),
+                        PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *P = R < 0 && R > -4096 ? MAP_FAILED : reinterpret_cast<void *>(R);
     if (P == MAP_FAILED) {
       T.SnapState.store(ThreadSlot::SnapEmpty, std::memory_order_release);
       return false; // Lost.
@@ -393,7 +390,7 @@ static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
   uint32_t Seq = T.BlockSeq.load(std::memory_order_seq_cst);
   if ((!(Seq & 1) || !sampleBlockedThread(T, Seq, Weight, Count)) &&
       prepareSample(T, Weight, Count, CpuBefore))
-    syscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
+    rawSyscall(SYS_tgkill, Pid, T.Tid, SIGPROF);
 }
 
 /// The tick's work for one thread. Wall mode samples every thread,
@@ -437,28 +434,41 @@ static void tick(uint64_t NowNs) {
   }
 }
 
+/// Sleeps until CLOCK_MONOTONIC reads Ns, or until WakeWord is bumped
+/// (stop, hand-over). Raw futex: no errno. Either sampler.
 static void sleepUntil(uint64_t Ns) {
+  uint32_t Seen = WakeWord.load();
+  if (StopRequested.load())
+    return;
   struct timespec T = {time_t(Ns / 1000000000u), long(Ns % 1000000000u)};
-  // The raw syscall: the interposed clock_nanosleep would push a frame.
-  while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &T,
-                 nullptr) != 0 &&
-         errno == EINTR) {
-  }
+  // FUTEX_WAIT_BITSET: an absolute CLOCK_MONOTONIC deadline.
+  rawSyscall(SYS_futex, long(&WakeWord), FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG,
+             long(Seen), long(&T), 0, long(FUTEX_BITSET_MATCH_ANY));
 }
 
-static void *samplerMain(void *) {
+/// Wakes the sampler loop now. Async-signal-safe.
+static void wakeSampler() {
+  WakeWord.fetch_add(1);
+  rawSyscall(SYS_futex, long(&WakeWord), FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1);
+}
+
+/// The sampler loop, on the ticker or the sampler thread, until stopped
+/// (or, on the ticker, handed over). Only the sampler thread runs work
+/// handed to it (runOnSampler) and flushes.
+static void runSampler(bool OnTicker) {
   (void)prctl(PR_SET_NAME, "spinelprof", 0, 0, 0);
   // Real-time priority when allowed: a waking SCHED_OTHER thread may wait
   // for the running thread's next syscall or tick before it runs (lazy
   // preemption), and the signal then lands right after that syscall; on
   // this kernel that put 5-10x too many samples on code next to frequent
   // syscalls. A SCHED_FIFO sampler runs at its time. Each tick is a few
-  // microseconds, so it takes little from the program either way.
+  // microseconds, so it takes little from the program either way. (Raw:
+  // the ticker must not write errno, and EPERM is the usual answer.)
   struct sched_param Priority;
   memset(&Priority, 0, sizeof(Priority));
   Priority.sched_priority = 1;
-  RealTime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO,
-                                       &Priority) == 0);
+  RealTime.store(rawSyscall(SYS_sched_setscheduler, 0, SCHED_FIFO,
+                            long(&Priority)) == 0);
   uint64_t Next = monotonicNs() + PeriodNs;
   uint64_t FlushNs = uint64_t(Config.FlushSec) * 1000000000u;
   uint64_t NextFlush = FlushNs ? monotonicNs() + FlushNs : 0;
@@ -473,7 +483,11 @@ static void *samplerMain(void *) {
     sleepUntil(Wake);
     if (StopRequested.load())
       break;
-    if (void (*Work)(int) = PendingWork.exchange(nullptr)) {
+    if (OnTicker && TickerStop.load())
+      break;
+    if (OnTicker) {
+      // Nothing else: the ticker never runs the writer.
+    } else if (void (*Work)(int) = PendingWork.exchange(nullptr)) {
       Work(PendingArg.load());
       WorkDone.fetch_add(1);
     }
@@ -496,14 +510,30 @@ static void *samplerMain(void *) {
       if (Next < After + Gap)
         Next = After + Gap;
     }
-    if (NextFlush && Now >= NextFlush && Config.Flush) {
+    if (!OnTicker && NextFlush && Now >= NextFlush && Config.Flush) {
       Config.Flush();
       NextFlush += FlushNs;
       if (NextFlush <= Now)
         NextFlush = Now + FlushNs;
     }
   }
+}
+
+static void *samplerMain(void *) {
+  runSampler(false);
   return nullptr;
+}
+
+/// The ticker: the sampler loop on a clone() thread that shares the main
+/// thread's TLS (it has none of its own). Everything the loop calls must
+/// leave TLS alone: no errno (raw syscalls, or calls that cannot fail
+/// here), no malloc, no stdio; only the main thread is registered (the
+/// ticker ends before a second one is), and the writer never runs here
+/// (no flush; SIGINT writes from a copy of the process). Under ASan the
+/// loop's memory accesses are checked against shadow memory as usual.
+static int tickerMain(void *) {
+  runSampler(true);
+  return 0;
 }
 
 static int startSamplerThread() {
@@ -523,51 +553,61 @@ static int startSamplerThread() {
   return Err;
 }
 
-/// Starts this thread's own timer: SIGPROF to this thread every period of
-/// CLOCK_MONOTONIC time (the handler weighs each by the CPU the thread
-/// used). Raw syscalls: the kernel's timer id, no glibc state. Returns 0 or
-/// an errno. Normal context.
-static int startOwnTimer() {
-  struct sigevent Event;
-  memset(&Event, 0, sizeof(Event));
-  Event.sigev_notify = SIGEV_THREAD_ID;
-  Event.sigev_signo = SIGPROF;
-  Event._sigev_un._tid = static_cast<int>(gettid());
-  int Id = -1;
-  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &Event, &Id) != 0)
-    return errno;
-  struct timespec Period = {time_t(PeriodNs / 1000000000u),
-                            long(PeriodNs % 1000000000u)};
-  struct itimerspec Spec = {Period, Period};
-  if (syscall(SYS_timer_settime, Id, 0, &Spec, nullptr) != 0) {
-    int Err = errno;
-    syscall(SYS_timer_delete, Id);
-    return Err;
+static constexpr size_t TickerStackSize = 256 * 1024;
+static void *TickerStack; // Mapped once, kept (a fork child reuses it).
+
+/// Starts the ticker. Returns 0 or an errno. Normal context.
+static int startTicker() {
+  if (!TickerStack) {
+    void *P = mmap(nullptr, TickerStackSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (P == MAP_FAILED)
+      return errno;
+    TickerStack = P;
   }
-  OwnTimerId = Id;
-  return 0;
+  TickerStop.store(false);
+  // The ticker gets no signals at all, as the sampler thread.
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  int Tid = clone(tickerMain, static_cast<char *>(TickerStack) + TickerStackSize,
+                  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+                      CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
+                      CLONE_CHILD_CLEARTID,
+                  nullptr, const_cast<pid_t *>(&TickerTid), nullptr,
+                  const_cast<pid_t *>(&TickerTid));
+  int Err = Tid < 0 ? errno : 0;
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  return Err;
 }
 
-/// Deletes the own timer. A signal it raised already may still arrive; the
-/// handler then finds nothing to do. Async-signal-safe.
-static void stopOwnTimer() {
-  if (OwnTimerId >= 0)
-    syscall(SYS_timer_delete, OwnTimerId);
-  OwnTimerId = -1;
+/// Ends the ticker and waits (1 s at most) until it has. Normal context.
+static void stopTicker() {
+  TickerStop.store(true);
+  wakeSampler();
+  for (int Tries = 0; Tries < 100; ++Tries) {
+    pid_t Tid = TickerTid;
+    if (Tid == 0)
+      return;
+    struct timespec Pause = {0, 10000000};
+    rawSyscall(SYS_futex, long(&TickerTid), FUTEX_WAIT, Tid, long(&Pause));
+  }
 }
 
 void beforeSecondThread() {
-  if (TimedBy.load() != OwnTimer)
+  if (TimedBy.load() != Ticker)
     return;
-  // Not while this thread's own handler samples (the only other user of
-  // the timer's state): SIGPROF blocked for the switch.
+  // SIGINT/SIGTERM wait until the hand-over is done: their handler would
+  // otherwise wait for a sampler thread this thread has yet to start.
   sigset_t Block, Saved;
   sigemptyset(&Block);
-  sigaddset(&Block, SIGPROF);
+  sigaddset(&Block, SIGINT);
+  sigaddset(&Block, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &Block, &Saved);
-  int Expected = OwnTimer;
+  int Expected = Ticker;
   if (TimedBy.compare_exchange_strong(Expected, SamplerThread)) {
-    stopOwnTimer();
+    // The ticker ends before the sampler thread starts: one sampler loop.
+    stopTicker();
     if (!StopRequested.load())
       if (int Err = startSamplerThread())
         printMessage("cannot start the sampler thread: %s; sampling stops",
@@ -576,26 +616,26 @@ void beforeSecondThread() {
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
 }
 
-/// Starts what times the samples: the thread's own timer when it may
-/// (cpu mode, no periodic flush, which needs a thread to write, not
-/// SPINEL_PROFILE_TIMER=thread), else, or if the timer cannot be made, the
-/// sampler thread. Normal context.
 /// Under ThreadSanitizer a process always has a second thread (TSan's
-/// own), and a copy of it for SIGINT (writeInCopy) could find TSan's locks
-/// held by that thread: the sampler thread, always.
+/// own), so the ticker would save nothing, and TSan would not know its
+/// thread: the sampler thread, always.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-#define SPINELPROF_OWN_TIMER 0
+#define SPINELPROF_TICKER 0
 #endif
 #endif
-#ifndef SPINELPROF_OWN_TIMER
-#define SPINELPROF_OWN_TIMER 1
+#ifndef SPINELPROF_TICKER
+#define SPINELPROF_TICKER 1
 #endif
 
+/// Starts the sampler loop: on the ticker while the program has one
+/// thread (not with periodic flushing, which runs the writer on the
+/// sampler's thread, nor with SPINEL_PROFILE_TIMER=thread), else, or if
+/// the ticker cannot start, on the sampler thread. Normal context.
 static int startTiming() {
-  if (SPINELPROF_OWN_TIMER && !Config.Wall && Config.FlushSec == 0 &&
-      !Config.SamplerThreadOnly && startOwnTimer() == 0) {
-    TimedBy.store(OwnTimer);
+  if (SPINELPROF_TICKER && Config.FlushSec == 0 &&
+      !Config.SamplerThreadOnly && startTicker() == 0) {
+    TimedBy.store(Ticker);
     return 0;
   }
   TimedBy.store(SamplerThread);
@@ -632,8 +672,11 @@ int startSampling(const SamplerConfig &C) {
 void stopSampling() {
   StopRequested.store(true);
   Enabled.store(false);
-  if (TimedBy.load() == OwnTimer)
-    stopOwnTimer();
+  wakeSampler();
+  // The ticker must be gone before the process exits (LSan, for one,
+  // would meet a thread it does not know).
+  if (TimedBy.load() == Ticker)
+    stopTicker();
   // A handler or tick that saw Enabled before the store finishes within
   // microseconds; give up after a second rather than hang an exiting
   // program.
@@ -672,11 +715,11 @@ void restartSamplingAfterFork() {
   PendingWork.store(nullptr);
   resetSampleTable();
   resetThreadsAfterFork();
-  // The parent's timer and sampler thread do not survive a fork.
-  OwnTimerId = -1;
+  // The parent's ticker or sampler thread did not survive the fork.
+  TickerTid = 0;
   if (!Enabled.load() || StopRequested.load())
     return;
-  if (TimedBy.load() == OwnTimer && startOwnTimer() == 0)
+  if (TimedBy.load() == Ticker && startTicker() == 0)
     return;
   TimedBy.store(SamplerThread);
   (void)startSamplerThread();

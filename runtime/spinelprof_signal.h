@@ -1,10 +1,9 @@
 //===- spinelprof_signal.h - The sampler thread and the handler -*- C++ -*-===//
 //
-// While the program has one thread (cpu mode, no periodic flush), that
-// thread's own CLOCK_MONOTONIC timer sends it SIGPROF every period, and the
-// handler records the thread's own stack, weighted by the CPU it used
-// since its last sample (owed samples as below). From the program's second
-// thread on, or in wall mode, a sampler thread does it:
+// While the program has one thread (no periodic flush), the sampler loop
+// runs on a "ticker": a thread made with clone() that glibc does not know
+// of, so that glibc's malloc keeps its single-thread fast path. From the
+// program's second thread on it runs on a sampler pthread. Either way:
 //
 // A sampler thread wakes on an absolute CLOCK_MONOTONIC schedule at the
 // requested rate. Each tick it reads every registered thread's CPU clock
@@ -38,9 +37,9 @@ struct SamplerConfig {
 /// The timer named in the profile.
 const char *timerName(bool Wall);
 
-/// The sampler thread as the profile names it: "realtime" when it got
-/// SCHED_FIFO (it tries; it needs CAP_SYS_NICE or an RLIMIT_RTPRIO),
-/// "normal", or "none" without one. Any thread.
+/// The sampler as the profile names it: "realtime" when it got SCHED_FIFO
+/// (it tries; it needs CAP_SYS_NICE or an RLIMIT_RTPRIO), else "normal".
+/// Any thread.
 const char *samplerName();
 
 /// Installs the SIGPROF handler and starts the timer (the thread's own or
@@ -48,12 +47,13 @@ const char *samplerName();
 /// initThreads.
 int startSampling(const SamplerConfig &Config);
 
-/// Before the program creates a thread: hands sampling from the own timer
-/// to the sampler thread, once. Normal context.
+/// Before the program creates a thread: hands sampling from the ticker to
+/// the sampler thread, once. Normal context.
 void beforeSecondThread();
 
-/// Whether the sampler thread times the samples (else the single thread's
-/// own timer, or nothing). Any thread; async-signal-safe.
+/// Whether the sampler thread runs the sampler loop (else the ticker, or
+/// nothing), i.e. whether runOnSampler can work. Any thread;
+/// async-signal-safe.
 bool samplerThreadRuns();
 
 /// Stops the sampler (without waiting for its thread to end), makes later
@@ -68,9 +68,8 @@ void stopSampling();
 /// false if there is no sampler thread or it did not run it in time.
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
 
-/// In the child of fork: a fresh table and registry, and a new timer of
-/// the same kind (the parent's own timer or sampler thread did not survive
-/// the fork).
+/// In the child of fork: a fresh table and registry, and a new ticker or
+/// sampler thread, as the parent had (neither survives a fork).
 void restartSamplingAfterFork();
 
 /// The current CPU time of the calling thread or of the process, in ns.

@@ -413,13 +413,16 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   Out.Truncated = Alloc ? allocTruncated() : truncatedSamples();
 
   // Every Ready slot, then duplicates of a (thread, stack) merged.
-  size_t SlotCount = Table.slotCount(), StackCount = 0;
+  size_t SlotCount = Table.claimedCount(), StackCount = 0;
   StackRecord *Stacks = static_cast<StackRecord *>(
       scratchAlloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
   if (!Stacks)
     return ENOMEM;
   for (size_t I = 0; I < SlotCount; ++I) {
-    const SampleSlot &Slot = Table.slot(I);
+    const SampleSlot *Claimed = Table.claimedSlot(I);
+    if (!Claimed)
+      continue;
+    const SampleSlot &Slot = *Claimed;
     if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready)
       continue;
     Stacks[StackCount++] = {Slot.Tid, Slot.Length, Table.frames(Slot),

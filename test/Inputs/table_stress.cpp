@@ -83,6 +83,18 @@ int main(int argc, char **argv) {
     }
     Bad += !Found;
   }
+  // The claimed-slot list the writer reads holds every slot ever claimed
+  // (Ready or Dead), each once.
+  unsigned long long Used = 0, Listed = 0;
+  for (size_t I = 0; I < sampleSlotCount(); ++I)
+    Used += sampleSlot(I).State.load() != SampleSlot::Empty;
+  for (size_t K = 0; K < sampleClaimedCount(); ++K) {
+    const SampleSlot *Slot = sampleClaimedSlot(K);
+    Listed += Slot && Slot->State.load() != SampleSlot::Empty;
+    for (size_t J = 0; Slot && J < K; ++J)
+      Bad += sampleClaimedSlot(J) == Slot; // Listed twice.
+  }
+  Bad += Listed != Used || sampleClaimedCount() != Used;
   unsigned long long Total = (unsigned long long)Threads * Samples;
   printf("recorded %llu, in table %llu, dropped %llu, bad slots %llu\n", Total,
          Counted, (unsigned long long)droppedSamples(), Bad);
