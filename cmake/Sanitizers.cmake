@@ -16,6 +16,7 @@
 set(SPINELPROF_SANITIZE "" CACHE STRING
   "Sanitizers for the runtime, tool and test programs: empty, address,undefined or thread")
 
+set(SPINELPROF_RUNTIME_SANITIZE_FLAGS "")
 if(SPINELPROF_SANITIZE STREQUAL "")
   return()
 endif()
@@ -30,6 +31,16 @@ endif()
 set(SPINELPROF_SANITIZE_FLAGS
   -fsanitize=${SPINELPROF_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
 message(STATUS "spinelprof: sanitizers ${SPINELPROF_SANITIZE}")
+
+# The runtime's flags: the same, but under ASan without fake stacks for
+# use-after-return (on by default at run time): they are per thread, in
+# TLS, and the runtime's ticker (a clone() thread, docs/design.md) shares
+# the main thread's TLS, so both would use one fake stack at once.
+set(SPINELPROF_RUNTIME_SANITIZE_FLAGS ${SPINELPROF_SANITIZE_FLAGS})
+if(SPINELPROF_SANITIZE MATCHES "address")
+  list(APPEND SPINELPROF_RUNTIME_SANITIZE_FLAGS
+    -fsanitize-address-use-after-return=never)
+endif()
 
 # The plugin's flags (see above); empty when UBSan was not asked for.
 set(SPINELPROF_PLUGIN_SANITIZE_FLAGS "")

@@ -3,11 +3,11 @@
 // pipe; none of those calls returns early with EINTR. (SA_RESTART covers
 // read; nanosleep and poll are never restarted, so this relies on the
 // wrappers blocking SIGPROF during the call.) With "alone", the program
-// keeps one thread, whose own timer signals it every period whether it
-// runs or waits, and also waits in the calls that install a signal mask of
-// their own (ppoll, pselect, sigsuspend) or that any handler ends
-// (sigtimedwait): each wait lasts its full time, or until the program's
-// own signal.
+// keeps one thread (sampled from the ticker), burns CPU first, and also
+// waits in the calls that install a signal mask of their own (ppoll,
+// pselect, sigsuspend: the wrappers add SIGPROF to it) or that any handler
+// ends (sigtimedwait): each wait lasts its full time, or until the
+// program's own signal.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
