@@ -392,21 +392,18 @@ static int waitingFcntl(Real R, int Fd, int Cmd, void *Arg) {
   return R(Fd, Cmd, Arg);
 }
 
-SPINELPROF_INTERPOSE int fcntl(int Fd, int Cmd, ...) {
-  va_list Args;
-  va_start(Args, Cmd);
-  void *Arg = va_arg(Args, void *);
-  va_end(Args);
-  return waitingFcntl(SPINELPROF_REAL(fcntl), Fd, Cmd, Arg);
-}
-
-SPINELPROF_INTERPOSE int fcntl64(int Fd, int Cmd, ...) {
-  va_list Args;
-  va_start(Args, Cmd);
-  void *Arg = va_arg(Args, void *);
-  va_end(Args);
-  return waitingFcntl(SPINELPROF_REAL(fcntl64), Fd, Cmd, Arg);
-}
+// fcntl64: what fcntl is called under with _FILE_OFFSET_BITS=64 on
+// 32-bit systems, and an alias of it on 64-bit ones.
+#define SPINELPROF_FCNTL(Name)                                                 \
+  SPINELPROF_INTERPOSE int Name(int Fd, int Cmd, ...) {                        \
+    va_list Args;                                                              \
+    va_start(Args, Cmd);                                                       \
+    void *Arg = va_arg(Args, void *);                                          \
+    va_end(Args);                                                              \
+    return waitingFcntl(SPINELPROF_REAL(Name), Fd, Cmd, Arg);                  \
+  }
+SPINELPROF_FCNTL(fcntl)
+SPINELPROF_FCNTL(fcntl64)
 
 // A mutex that is free is taken without the frame or the signal mask.
 SPINELPROF_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) noexcept {

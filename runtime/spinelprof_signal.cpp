@@ -243,9 +243,8 @@ static void takeSample(void *Context) {
 /// thread using a third of a core is sampled every third period), and
 /// their weight. When the samples were held up for several periods, the
 /// thread gets what it is owed at once (bounded) rather than fewer samples
-/// than its CPU time says. Returns the count (0: none yet). Whoever times
-/// the thread's samples: the sampler thread, or the thread's own handler.
-/// Async-signal-safe.
+/// than its CPU time says. Returns the count (0: none yet). The sampler
+/// loop only.
 static constexpr uint64_t MaxOwed = 64;
 
 static uint32_t owedSamples(ThreadSlot &T, uint64_t Cpu, uint64_t &Weight) {

@@ -3,11 +3,13 @@
 // pipe; none of those calls returns early with EINTR. (SA_RESTART covers
 // read; nanosleep and poll are never restarted, so this relies on the
 // wrappers blocking SIGPROF during the call.) With "alone", the program
-// keeps one thread (sampled from the ticker), burns CPU first, and also
+// keeps one thread (sampled from the ticker), and a timer of its own
+// sends it a SIGPROF 20 ms into each wait, as a profiling signal sent just
+// before the wait would arrive (a signal takes up to 250 us here); it also
 // waits in the calls that install a signal mask of their own (ppoll,
 // pselect, sigsuspend: the wrappers add SIGPROF to it) or that any handler
-// ends (sigtimedwait): each wait lasts its full time, or until the
-// program's own signal.
+// ends (sigtimedwait, fcntl's lock wait): each wait lasts its full time,
+// or until the program's own signal.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
@@ -23,6 +25,7 @@
 // ALONE-NEXT: pselect: 0, waited enough
 // ALONE-NEXT: sigtimedwait: -1 EAGAIN, waited enough
 // ALONE-NEXT: sigsuspend: -1 EINTR, alarm
+// ALONE-NEXT: fcntl lock: 0, waited enough
 #define _GNU_SOURCE
 #include "manual_frames.h"
 #include <errno.h>
@@ -31,8 +34,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <sys/select.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
@@ -61,6 +67,18 @@ static void on_alarm(int sig) {
   alarmed = 1;
 }
 
+static timer_t prof_timer;
+static int alone;
+
+// In 20 ms, a SIGPROF to this process (the runtime's handler takes it and
+// records nothing: no sample was prepared).
+static void prof_soon(void) {
+  if (!alone)
+    return;
+  struct itimerspec in20 = {{0, 0}, {0, 20 * 1000 * 1000}};
+  timer_settime(prof_timer, 0, &in20, NULL);
+}
+
 static const char *waited(uint64_t start, unsigned ms) {
   return now_ms() - start + 5 >= ms ? "waited enough" : "cut short";
 }
@@ -72,10 +90,12 @@ static void waits_with_masks(void) {
   sigemptyset(&empty);
   struct timespec ts = {0, 60 * 1000 * 1000};
   uint64_t start = now_ms();
+  prof_soon();
   int r = ppoll(NULL, 0, &ts, &empty);
   printf("ppoll: %d%s, %s\n", r, r < 0 && errno == EINTR ? " EINTR" : "",
          waited(start, 60));
   start = now_ms();
+  prof_soon();
   r = pselect(0, NULL, NULL, NULL, &ts, &empty);
   printf("pselect: %d%s, %s\n", r, r < 0 && errno == EINTR ? " EINTR" : "",
          waited(start, 60));
@@ -84,6 +104,7 @@ static void waits_with_masks(void) {
   sigaddset(&usr1, SIGUSR1);
   sigprocmask(SIG_BLOCK, &usr1, NULL);
   start = now_ms();
+  prof_soon();
   r = sigtimedwait(&usr1, NULL, &ts);
   printf("sigtimedwait: %d%s, %s\n", r,
          r < 0 ? (errno == EAGAIN ? " EAGAIN" : " EINTR") : "",
@@ -100,14 +121,47 @@ static void waits_with_masks(void) {
   sigprocmask(SIG_BLOCK, &alrm, &old);
   struct itimerval it = {{0, 0}, {0, 60000}};
   setitimer(ITIMER_REAL, &it, NULL);
+  prof_soon();
   r = sigsuspend(&empty);
   printf("sigsuspend: %d%s, %s\n", r, r < 0 && errno == EINTR ? " EINTR" : "",
          alarmed ? "alarm" : "not the alarm");
   sigprocmask(SIG_SETMASK, &old, NULL);
+  // A lock another process holds for 60 ms: fcntl(F_SETLKW) waits for it.
+  char path[] = "/tmp/spinelprof-lock-XXXXXX";
+  int fd = mkstemp(path);
+  int ready[2];
+  if (fd < 0 || pipe(ready) != 0)
+    return;
+  unlink(path);
+  struct flock lock;
+  memset(&lock, 0, sizeof(lock));
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  pid_t child = fork();
+  if (child == 0) {
+    fcntl(fd, F_SETLK, &lock);
+    (void)!write(ready[1], "x", 1);
+    usleep(60000);
+    _exit(0);
+  }
+  char c;
+  (void)!read(ready[0], &c, 1);
+  start = now_ms();
+  prof_soon();
+  r = fcntl(fd, F_SETLKW, &lock);
+  printf("fcntl lock: %d%s, %s\n", r, r < 0 && errno == EINTR ? " EINTR" : "",
+         waited(start, 40));
+  waitpid(child, NULL, 0);
 }
 
 int main(int argc, char **argv) {
-  int alone = argc > 1 && strcmp(argv[1], "alone") == 0;
+  alone = argc > 1 && strcmp(argv[1], "alone") == 0;
+  struct sigevent ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = SIGPROF;
+  if (alone && timer_create(CLOCK_MONOTONIC, &ev, &prof_timer) != 0)
+    return 2;
   uint32_t d = frame_push(&f_main);
   if (pipe(fds) != 0)
     return 2;
@@ -117,8 +171,10 @@ int main(int argc, char **argv) {
   else
     pthread_create(&t, NULL, burner, NULL);
   struct timespec ts = {0, 100 * 1000 * 1000};
+  prof_soon();
   int r = nanosleep(&ts, NULL);
   printf("nanosleep: %d%s\n", r, r ? (errno == EINTR ? " EINTR" : " error") : "");
+  prof_soon();
   r = poll(NULL, 0, 50);
   printf("poll: %d%s\n", r, r < 0 && errno == EINTR ? " EINTR" : "");
   char c;
