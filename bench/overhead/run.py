@@ -429,27 +429,30 @@ class Bench:
         run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
         n_lines = sum(1 for _ in open(src))
         rounds = 1 if self.args.quick else 3
-        # With the pushleaves lever: the same compile without PC-named leaves.
-        columns = [('plain', None), ('spinel-prof cc', {})]
+        # With the pushleaves lever: the same compile without PC-named leaves;
+        # with --baseline: the other build's spinel-prof cc.
+        columns = [('plain', None, None), ('spinel-prof cc', {}, self.tool)]
         if 'pushleaves' in variants:
-            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}))
-        times = {name: [] for name, _ in columns}
+            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}, self.tool))
+        if self.baseline_tool:
+            columns.append(('base', {}, self.baseline_tool))
+        times = {name: [] for name, _, _ in columns}
         for _ in range(rounds):
-            for name, extra in columns:
+            for name, extra, tool in columns:
                 env = dict(self.base_env)
                 if extra is None:
                     cmd = [self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')]
                 else:
                     env.update(extra)
-                    cmd = [self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
+                    cmd = [tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
                 times[name].append(timed_rusage(cmd, env=env)[1])
         p = median(times['plain'])
         print('\n## Compile time (gen_large.py, %d lines, clang -O2 -c, CPU s, median of %d)\n' % (n_lines, rounds))
-        print('| ' + ' | '.join(name for name, _ in columns) + ' | ' +
-              ' | '.join('added (%s)' % name for name, _ in columns[1:]) + ' |')
+        print('| ' + ' | '.join(name for name, _, _ in columns) + ' | ' +
+              ' | '.join('added (%s)' % name for name, _, _ in columns[1:]) + ' |')
         print('|' + '---|' * (2 * len(columns) - 1))
-        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _ in columns) + ' | ' +
-              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _ in columns[1:]) + ' |')
+        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _, _ in columns) + ' | ' +
+              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _, _ in columns[1:]) + ' |')
 
     def spinel(self, variants):
         home = os.environ.get('SPINEL_HOME')
