@@ -152,5 +152,5 @@ handler:
 ; MARKERS: declare i32 @__spinelprof_marker_push(ptr) #[[ATTRS:[0-9]+]]
 ; MARKERS: declare void @__spinelprof_marker_pop(i32) #[[ATTRS]]
 ; MARKERS: declare void @__spinelprof_marker_repush(ptr, i32) #[[ATTRS]]
-; MARKERS: attributes #[[ATTRS]] = { nocallback nofree nomerge nosync nounwind willreturn memory(inaccessiblemem: readwrite) "dontcall-error"="spinelprof: frame marker not lowered (the plugin's lowering pass did not run)" }
+; MARKERS: attributes #[[ATTRS]] = { nocallback nofree nomerge nosync nounwind willreturn memory(inaccessiblemem: readwrite) "call-inline-cost"="0" "dontcall-error"="spinelprof: frame marker not lowered (the plugin's lowering pass did not run)" }
 ; LOWERED-NOT: __spinelprof_marker
