@@ -105,8 +105,8 @@ private:
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
   StackAddress emitStackAddress(Instruction *Before);
-  /// The stores of a push at depth \p Depth, after the entry's slot and
-  /// next depth are computed.
+  /// A push of \p Desc at depth \p Depth: the slot and next depth are
+  /// \p Known's (a re-push's push) or computed here, gen is loaded.
   PushedFrame emitPushStores(IRBuilder<> &B, const StackAddress &At,
                              Value *Desc, Value *Depth,
                              const PushedFrame *Known);
