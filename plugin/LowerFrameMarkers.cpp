@@ -325,16 +325,21 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
 
 void MarkerLowering::widenMemoryEffects() {
   // A function whose inferred effects were the markers' (inaccessible
-  // memory) now writes the thread's shadow stack, a global: say so, for
-  // whatever reads the attributes after this pass.
+  // memory, no synchronisation) now writes the thread's shadow stack, a
+  // global, with volatile stores, which LangRef counts as possible
+  // synchronisation: say so, for whatever reads the attributes after this
+  // pass.
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     MemoryEffects ME = F.getMemoryEffects();
+    if (!isModSet(ME.getModRef(IRMemLocation::InaccessibleMem)))
+      continue;
     MemoryEffects Wide =
         ME | MemoryEffects(IRMemLocation::Other, ModRefInfo::ModRef);
-    if (isModSet(ME.getModRef(IRMemLocation::InaccessibleMem)) && Wide != ME)
+    if (Wide != ME)
       F.setMemoryEffects(Wide);
+    F.removeFnAttr(Attribute::NoSync);
   }
 }
 

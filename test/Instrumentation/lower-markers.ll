@@ -2,9 +2,9 @@
 ; computed once per function, where it dominates every marker (not at the
 ; entry of a function that pushes only on a branch) and out of loops; a pop
 ; takes whatever depth it is given (a phi of two pushes' depths, as the
-; optimizer may leave it); markers in unreachable code go; the attributes
-; of a function whose effects were the markers' now include the stores;
-; the declarations go.
+; optimizer may leave it); markers in unreachable code go; a function
+; whose effects were the markers' is no longer `nosync` and may write other
+; memory (the volatile stores); the declarations go.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers,spinelprof-lower-markers -S %s | FileCheck %s
 
@@ -104,5 +104,5 @@ dead:
 }
 
 attributes #0 = { nocallback nofree nomerge nosync nounwind willreturn memory(inaccessiblemem: readwrite) }
-attributes #1 = { nounwind memory(inaccessiblemem: readwrite) }
+attributes #1 = { nosync nounwind memory(inaccessiblemem: readwrite) }
 ; CHECK: attributes #[[WIDE]] = { nounwind memory(readwrite, argmem: none{{.*}}) }
