@@ -24,7 +24,8 @@ push/pop: the depth store a release atomic, no TBAA type, and no pop
 before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
 --baseline DIR adds base: spinel-prof cc of another spinelprof build
 (DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
-change of the plugin side by side.
+change of the plugin side by side (programs, compile time and Spinel's
+benchmarks).
 With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
 too (plain vs spinel-prof cc). The alloc part compares, on allocating
 programs, the CPU-profiling build with the same binary also sampling
@@ -472,6 +473,8 @@ class Bench:
             builds = [('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)]
             if 'pushleaves' in variants:
                 builds.append(('pushleaves', '%s cc' % self.tool))
+            if self.baseline_tool:
+                builds.append(('base', '%s cc' % self.baseline_tool))
             for v, cc in builds:
                 out = self.path('spinel', '%s.%s' % (name, v))
                 if cc is None:
@@ -487,7 +490,8 @@ class Bench:
                     break
             if ok:
                 progs.append(name)
-        spinel_variants = ['plain', 'off', 'on', 'finstr'] + (['pushleaves'] if 'pushleaves' in variants else [])
+        spinel_variants = (['plain', 'off', 'on', 'finstr'] + (['pushleaves'] if 'pushleaves' in variants else []) +
+                           (['base'] if self.baseline_tool else []))
         variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
         rounds = 1 if self.args.quick else self.args.rounds
