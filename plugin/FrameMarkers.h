@@ -16,6 +16,8 @@
 // memory move freely past it, yet it is never deleted (it writes), never
 // merged with another (`nomerge`) and keeps its order among the others and
 // among the program's calls (all of them may touch inaccessible memory).
+// The inliner counts it as nothing (`"call-inline-cost"="0"`), so clang
+// inlines what it inlines without the profiler.
 //
 // LowerFrameMarkersPass, the last pass of the optimizer, replaces each call
 // by the shadow-stack code abi.h specifies. A marker that reaches code
