@@ -1,9 +1,12 @@
 //===- Plugin.cpp - Registers spinelprof with the new pass manager --------===//
 //
-// `opt -load-pass-plugin SpinelProf.so -passes=spinelprof` runs the pass by
-// name; `clang -fpass-plugin=SpinelProf.so` runs it at the start of the
+// `opt -load-pass-plugin SpinelProf.so -passes=spinelprof` instruments and
+// lowers the frame markers at once (the final IR); `spinelprof-markers` and
+// `spinelprof-lower-markers` are the two halves. `clang
+// -fpass-plugin=SpinelProf.so` runs the instrumentation at the start of the
 // default pipeline (at every optimization level, -O0 included), before the
-// inliner, so a method that the C compiler inlines keeps its frame.
+// inliner, so a method that the C compiler inlines keeps its frame, and the
+// lowering as the optimizer's last pass (FrameMarkers.h says why).
 // `-passes=spinelprof-alloc` marks allocation sites (AllocSites.h); clang
 // runs it at the pipeline's start too.
 //
@@ -11,6 +14,7 @@
 
 #include "AllocSites.h"
 #include "FramePolicy.h"
+#include "LowerFrameMarkers.h"
 #include "SpinelProfPass.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -35,9 +39,18 @@ static void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(spinelprof::AllocSitesPass());
           return true;
         }
+        if (Name == "spinelprof-markers") {
+          MPM.addPass(spinelprof::SpinelProfPass());
+          return true;
+        }
+        if (Name == "spinelprof-lower-markers") {
+          MPM.addPass(spinelprof::LowerFrameMarkersPass());
+          return true;
+        }
         if (Name != "spinelprof")
           return false;
         MPM.addPass(spinelprof::SpinelProfPass());
+        MPM.addPass(spinelprof::LowerFrameMarkersPass());
         return true;
       });
   PB.registerPipelineParsingCallback(
@@ -62,7 +75,8 @@ static void registerCallbacks(PassBuilder &PB) {
         if (!spinelprof::instrumentsAfterOptimization())
           MPM.addPass(spinelprof::SpinelProfPass());
       });
-  // The after-inlining experiment (docs/performance.md).
+  // The markers become shadow-stack code after the last optimization; the
+  // after-inlining experiment (docs/performance.md) instruments first.
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel
 #if LLVM_VERSION_MAJOR >= 20
@@ -71,6 +85,7 @@ static void registerCallbacks(PassBuilder &PB) {
       ) {
         if (spinelprof::instrumentsAfterOptimization())
           MPM.addPass(spinelprof::SpinelProfPass());
+        MPM.addPass(spinelprof::LowerFrameMarkersPass());
       });
 }
 

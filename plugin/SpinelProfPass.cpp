@@ -1,38 +1,19 @@
 //===- SpinelProfPass.cpp - Shadow-stack instrumentation for Spinel C -----===//
 //
-// For each function the frame policy selects:
+// For each function the frame policy selects, frame markers (FrameMarkers.h):
 //
-//   entry:   %off   = load threadlocal.address(@__spinelprof_stack_offset)
-//            %stack = threadlocal.address(@__spinelprof_stack) + %off
-//            %d     = load depth
-//            %g     = load gen
-//            %i     = select (%d < CAPACITY), %d, CAPACITY  ; slot CAPACITY
-//                                                          ; is the sink
-//            store volatile %g + 1, gen
-//            store volatile @descriptor, frames[%i]
-//            store volatile %d + 1, depth
-//   exits:   store volatile %d, depth          (before ret / resume, or
-//                                              before a musttail call)
-//   after a returns_twice call: gen loaded again, and the entry's three
-//            stores
+//   entry:   %d = call @__spinelprof_marker_push(@descriptor)
+//   exits:   call @__spinelprof_marker_pop(%d)       (before ret / resume,
+//                                                    or before a musttail
+//                                                    call)
+//   after a returns_twice call:
+//            call @__spinelprof_marker_repush(@descriptor, %d)
 //
-// Every load and store of the stack carries a TBAA type of its own.
+// which LowerFrameMarkersPass, at the end of the optimizer, turns into the
+// shadow-stack code abi.h specifies (see LowerFrameMarkers.h).
 //
 // Restoring the depth saved at entry, rather than decrementing, heals the
 // frames that a longjmp skipped at the next return.
-//
-// A signal handler reads the stack and nothing in the IR says so. Volatile
-// stores are never deleted (in a leaf with no calls, dead-store elimination
-// would otherwise delete the push's depth store, which the pop overwrites)
-// and never reordered with each other: gen is bumped before the slot is
-// written, and the slot before the depth publishes it, which is what lets
-// the sampler thread copy the stack exactly from outside (abi.h; x86-64
-// keeps one thread's stores in that order for every other CPU). They are not atomic: LLVM's alias analysis answers "may
-// read and write everything" for any store stronger than unordered, while
-// for a volatile store it asks whether the addresses may alias, and the
-// TBAA type, under clang's root beside int, long, double and pointers, says
-// no. So the program's own fields stay in registers across an inlined push
-// and pop (docs/performance.md measures what that is worth).
 //
 // SelfTailCallPopPass, later in the pipeline, moves the pop before a self
 // tail call (see SpinelProfPass.h).
@@ -41,8 +22,10 @@
 
 #include "SpinelProfPass.h"
 
+#include "AbiLayout.h"
 #include "BlockCreators.h"
 #include "DescriptorStrings.h"
+#include "FrameMarkers.h"
 #include "FramePolicy.h"
 #include "SpinelNames.h"
 #include "SymbolMap.h"
@@ -56,7 +39,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -69,104 +51,11 @@
 
 using namespace llvm;
 using namespace spinelprof;
+using namespace spinelprof::abi_layout;
 
 // Mirrored from include/spinelprof/abi.h, the one owner of these values.
 static const char DescriptorSection[] = SPINELPROF_DESCRIPTOR_SECTION;
-static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
-static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
-static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
-
-// The name of the TBAA type of every access to the shadow stack; it also
-// tells SelfTailCallPopPass which stores are the instrumentation's.
-static const char StackTBAATypeName[] = "spinelprof shadow stack";
-
-//===----------------------------------------------------------------------===//
-// The IR layout of the ABI structs, checked against abi.h at build time.
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// A field of an IR struct the pass builds. The types are built from the
-/// lists below, and the static_asserts prove the lists describe abi.h's
-/// structs, so a change on either side fails the plugin's build.
-enum class IRField { I32, Ptr };
-
-constexpr IRField DescriptorFields[] = {IRField::I32, IRField::I32,
-                                        IRField::I32, IRField::I32,
-                                        IRField::Ptr, IRField::Ptr,
-                                        IRField::Ptr};
-/// {depth, gen, frames[CAPACITY + 1]}; the last entry is the array's
-/// element type.
-constexpr IRField ShadowStackFields[] = {IRField::I32, IRField::I32,
-                                         IRField::Ptr};
-
-enum DescriptorField : unsigned {
-  DescAbiVersion,
-  DescKind,
-  DescLine,
-  DescFlags,
-  DescName,
-  DescCName,
-  DescFile
-};
-enum ShadowStackField : unsigned { StackDepth, StackGen, StackFrames };
-
-constexpr size_t fieldSize(IRField F) {
-  return F == IRField::I32 ? sizeof(uint32_t) : sizeof(void *);
-}
-
-/// The offset of field \p Index under the natural alignment LLVM's default
-/// data layouts give i32 and ptr on the host.
-constexpr size_t fieldOffset(const IRField *Fields, size_t Index) {
-  size_t Offset = 0;
-  for (size_t I = 0;; ++I) {
-    size_t Size = fieldSize(Fields[I]);
-    Offset = (Offset + Size - 1) / Size * Size;
-    if (I == Index)
-      return Offset;
-    Offset += Size;
-  }
-}
-
-using Descriptor = spinelprof_frame_descriptor;
-static_assert(std::size(DescriptorFields) == DescFile + 1);
-static_assert(fieldOffset(DescriptorFields, DescAbiVersion) ==
-              offsetof(Descriptor, abi_version));
-static_assert(fieldOffset(DescriptorFields, DescKind) ==
-              offsetof(Descriptor, kind));
-static_assert(fieldOffset(DescriptorFields, DescLine) ==
-              offsetof(Descriptor, line));
-static_assert(fieldOffset(DescriptorFields, DescFlags) ==
-              offsetof(Descriptor, flags));
-static_assert(fieldOffset(DescriptorFields, DescName) ==
-              offsetof(Descriptor, name));
-static_assert(fieldOffset(DescriptorFields, DescCName) ==
-              offsetof(Descriptor, c_name));
-static_assert(fieldOffset(DescriptorFields, DescFile) ==
-              offsetof(Descriptor, file));
-static_assert(fieldOffset(DescriptorFields, DescFile) + sizeof(void *) ==
-              sizeof(Descriptor));
-
-using ShadowStack = spinelprof_shadow_stack;
-static_assert(std::size(ShadowStackFields) == StackFrames + 1);
-static_assert(fieldOffset(ShadowStackFields, StackDepth) ==
-              offsetof(ShadowStack, depth));
-static_assert(fieldOffset(ShadowStackFields, StackGen) ==
-              offsetof(ShadowStack, gen));
-static_assert(fieldOffset(ShadowStackFields, StackFrames) ==
-              offsetof(ShadowStack, frames));
-static_assert(sizeof(ShadowStack) ==
-              offsetof(ShadowStack, frames) +
-                  (StackCapacity + 1) * sizeof(void *));
-static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
-static_assert(sizeof(ShadowStack::gen) == sizeof(uint32_t));
-// The pass loads the offset as an i64.
-static_assert(sizeof(__spinelprof_stack_offset) == sizeof(uint64_t));
-// The pass addresses the depth as the stack's own address.
-static_assert(StackDepth == 0 && offsetof(ShadowStack, depth) == 0);
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -241,8 +130,8 @@ bool isReturnsTwiceCall(const CallBase &Call) {
 // The worker
 //===----------------------------------------------------------------------===//
 
-/// Instruments one module: holds the IR types, the shadow-stack global and
-/// the interned strings for the duration of one run.
+/// Instruments one module: holds the IR types, the markers and the
+/// interned strings for the duration of one run.
 class ShadowStackInstrumenter {
 public:
   ShadowStackInstrumenter(Module &M, const FramePolicy &Policy,
@@ -255,10 +144,6 @@ private:
   void instrument(Function &F);
   GlobalVariable *createDescriptor(Function &F, uint32_t Flags = 0);
   Constant *getString(StringRef S);
-  Value *getShadowStack();
-  Value *getStackOffset();
-  /// Emits a volatile store to the shadow stack, tagged with its TBAA type.
-  void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
   Type *irType(IRField F) const { return F == IRField::I32 ? Int32Ty : PtrTy; }
 
   Module &M;
@@ -268,15 +153,12 @@ private:
   BlockCreators Blocks;
 
   Type *Int32Ty;
-  Type *Int64Ty;
   PointerType *PtrTy;
   StructType *DescriptorTy;
-  StructType *ShadowStackTy;
-  /// The access tag of every load and store of the shadow stack.
-  MDNode *StackTBAA;
 
-  Value *StackGlobal = nullptr;
-  Value *OffsetGlobal = nullptr;
+  Function *PushMarker = nullptr;
+  Function *PopMarker = nullptr;
+  Function *RepushMarker = nullptr;
   DescriptorStrings Strings;
   SmallVector<GlobalValue *, 32> Descriptors;
 };
@@ -287,7 +169,6 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
     : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols),
       Blocks(Symbols), Strings(M) {
   Int32Ty = Type::getInt32Ty(Ctx);
-  Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
   // Literal (unnamed) struct types are uniqued by shape, so a second run,
   // or a run on this pass's own output, does not create `.0` copies.
@@ -295,20 +176,6 @@ ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
   for (IRField F : DescriptorFields)
     Fields.push_back(irType(F));
   DescriptorTy = StructType::get(Ctx, Fields);
-  ShadowStackTy = StructType::get(
-      Ctx, {irType(ShadowStackFields[StackDepth]),
-            irType(ShadowStackFields[StackGen]),
-            ArrayType::get(irType(ShadowStackFields[StackFrames]),
-                           StackCapacity + 1)});
-  // A scalar type of its own under clang's C/C++ root and `omnipotent
-  // char` (metadata is uniqued, so these are clang's own nodes): distinct
-  // from every C type but char, which may alias anything.
-  MDBuilder MDB(Ctx);
-  MDNode *Char = MDB.createTBAAScalarTypeNode(
-      "omnipotent char", MDB.createTBAARoot("Simple C/C++ TBAA"));
-  MDNode *StackType =
-      MDB.createTBAAScalarTypeNode(StackTBAATypeName, Char);
-  StackTBAA = MDB.createTBAAStructTagNode(StackType, StackType, 0);
 }
 
 bool ShadowStackInstrumenter::run() {
@@ -326,8 +193,13 @@ bool ShadowStackInstrumenter::run() {
     }
   if (Selected.empty() && PcNamed.empty())
     return false;
-  if (!Selected.empty() && (!getShadowStack() || !getStackOffset()))
-    return false;
+  if (!Selected.empty()) {
+    PushMarker = getFrameMarker(M, FrameMarker::Push);
+    PopMarker = getFrameMarker(M, FrameMarker::Pop);
+    RepushMarker = getFrameMarker(M, FrameMarker::Repush);
+    if (!PushMarker || !PopMarker || !RepushMarker)
+      return false;
+  }
   for (Function *F : Selected)
     instrument(*F);
   // A PC-named leaf: only its descriptor, which the runtime finds by name.
@@ -339,49 +211,6 @@ bool ShadowStackInstrumenter::run() {
   // for the runtime's walk over the section.
   appendToCompilerUsed(M, Descriptors);
   return true;
-}
-
-Value *ShadowStackInstrumenter::getShadowStack() {
-  if (StackGlobal)
-    return StackGlobal;
-  if (GlobalValue *Existing = M.getNamedValue(ShadowStackSymbol)) {
-    // The runtime, or a test standing in for it, defines it in this module.
-    auto *GV = dyn_cast<GlobalVariable>(Existing);
-    if (!GV || !GV->isThreadLocal()) {
-      Ctx.emitError(Twine("spinelprof: '") + ShadowStackSymbol +
-                    "' is defined in this module but is not a thread-local "
-                    "variable");
-      return nullptr;
-    }
-    return StackGlobal = GV;
-  }
-  auto *GV = new GlobalVariable(M, ShadowStackTy, /*isConstant=*/false,
-                                GlobalValue::ExternalLinkage, nullptr,
-                                ShadowStackSymbol, nullptr,
-                                GlobalValue::InitialExecTLSModel);
-  GV->setAlignment(Align(8));
-  return StackGlobal = GV;
-}
-
-Value *ShadowStackInstrumenter::getStackOffset() {
-  if (OffsetGlobal)
-    return OffsetGlobal;
-  if (GlobalValue *Existing = M.getNamedValue(StackOffsetSymbol)) {
-    auto *GV = dyn_cast<GlobalVariable>(Existing);
-    if (!GV || !GV->isThreadLocal()) {
-      Ctx.emitError(Twine("spinelprof: '") + StackOffsetSymbol +
-                    "' is defined in this module but is not a thread-local "
-                    "variable");
-      return nullptr;
-    }
-    return OffsetGlobal = GV;
-  }
-  auto *GV = new GlobalVariable(M, Int64Ty, /*isConstant=*/false,
-                                GlobalValue::ExternalLinkage, nullptr,
-                                StackOffsetSymbol, nullptr,
-                                GlobalValue::InitialExecTLSModel);
-  GV->setAlignment(Align(8));
-  return OffsetGlobal = GV;
 }
 
 Constant *ShadowStackInstrumenter::getString(StringRef S) { return Strings.get(S); }
@@ -424,12 +253,6 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F,
   return GV;
 }
 
-void ShadowStackInstrumenter::storeToStack(IRBuilder<> &B, Value *V,
-                                           Value *Addr, Align A) {
-  B.CreateAlignedStore(V, Addr, A, /*isVolatile=*/true)
-      ->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-}
-
 void ShadowStackInstrumenter::instrument(Function &F) {
   GlobalVariable *Desc = createDescriptor(F);
 
@@ -448,44 +271,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
   // Push, after the entry block's static allocas so they stay static.
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
-  // The stack in use (the thread's own, or a running fiber's): one more
-  // load, from the same initial-exec TLS block.
-  Value *OwnStack = B.CreateThreadLocalAddress(getShadowStack());
-  OwnStack->setName("spinelprof.own");
-  LoadInst *Offset = B.CreateAlignedLoad(
-      Int64Ty, B.CreateThreadLocalAddress(getStackOffset()), Align(8),
-      "spinelprof.offset");
-  Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-  // Not inbounds: a fiber's stack lies outside the TLS object.
-  Value *StackAddr =
-      B.CreateGEP(B.getInt8Ty(), OwnStack, Offset, "spinelprof.stack");
-  LoadInst *Depth =
-      B.CreateAlignedLoad(Int32Ty, StackAddr, Align(4), "spinelprof.depth");
-  Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-  Value *Capacity = B.getInt32(StackCapacity);
-  Value *Index =
-      B.CreateSelect(B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"),
-                     Depth, Capacity, "spinelprof.index");
-  Value *Slot = B.CreateInBoundsGEP(
-      ShadowStackTy, StackAddr,
-      {B.getInt64(0), B.getInt32(StackFrames),
-       B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
-      "spinelprof.slot");
-  Value *Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
-  Value *GenAddr = B.CreateConstInBoundsGEP2_32(ShadowStackTy, StackAddr, 0,
-                                                StackGen, "spinelprof.genp");
-  // The generation is loaded at each push, never reused from the entry's:
-  // the callees bumped it since.
-  auto EmitPush = [&](IRBuilder<> &At) {
-    LoadInst *Gen =
-        At.CreateAlignedLoad(Int32Ty, GenAddr, Align(4), "spinelprof.gen");
-    Gen->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-    storeToStack(At, At.CreateAdd(Gen, At.getInt32(1), "spinelprof.nextgen"),
-                 GenAddr, Align(4));
-    storeToStack(At, Desc, Slot, Align(8));
-    storeToStack(At, Next, StackAddr, Align(4));
-  };
-  EmitPush(B);
+  Value *Depth = B.CreateCall(PushMarker, {Desc}, "spinelprof.depth");
 
   // Pop: restore the depth saved at entry.
   for (Instruction *Exit : Exits) {
@@ -495,7 +281,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
       if (CallInst *TailCall = Exit->getParent()->getTerminatingMustTailCall())
         Before = TailCall;
     IRBuilder<> ExitB(Before);
-    storeToStack(ExitB, Depth, StackAddr, Align(4));
+    ExitB.CreateCall(PopMarker, {Depth});
   }
 
   // A longjmp back into this function returns from setjmp with whatever the
@@ -512,7 +298,7 @@ void ShadowStackInstrumenter::instrument(Function &F) {
     }
     IRBuilder<> AfterB(After->getParent(), After);
     AfterB.SetCurrentDebugLocation(Call->getDebugLoc());
-    EmitPush(AfterB);
+    AfterB.CreateCall(RepushMarker, {Desc, Depth});
   }
 
   F.addFnAttr(InstrumentedAttr);
@@ -556,31 +342,21 @@ PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
 
 namespace {
 
-/// True for a store the instrumentation emitted (a push's or a pop's): its
-/// TBAA access type is the shadow stack's.
-bool isStackStore(const Instruction &I) {
-  const auto *Store = dyn_cast<StoreInst>(&I);
-  if (!Store)
-    return false;
-  const MDNode *Tag = Store->getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag || Tag->getNumOperands() < 3)
-    return false;
-  const auto *Type = dyn_cast<MDNode>(Tag->getOperand(1));
-  const auto *Name =
-      Type && Type->getNumOperands() ? dyn_cast<MDString>(Type->getOperand(0))
-                                     : nullptr;
-  return Name && Name->getString() == StackTBAATypeName;
+/// True for a pop marker (this function's or an inlined frame's).
+bool isPop(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  return Call && frameMarkerOf(*Call) == FrameMarker::Pop;
 }
 
-/// Scans [\p It, terminator) for what may follow a tail call: pops (stack
-/// stores), and instructions that neither touch memory nor have side
-/// effects. Appends the pops to \p Pops; false on anything else.
+/// Scans [\p It, terminator) for what may follow a tail call: pops, and
+/// instructions that neither touch memory nor have side effects. Appends
+/// the pops to \p Pops; false on anything else.
 bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
-              SmallVectorImpl<StoreInst *> &Pops) {
+              SmallVectorImpl<CallBase *> &Pops) {
   for (; &*It != BB->getTerminator(); ++It) {
     Instruction &I = *It;
-    if (isStackStore(I)) {
-      Pops.push_back(cast<StoreInst>(&I));
+    if (isPop(I)) {
+      Pops.push_back(cast<CallBase>(&I));
       continue;
     }
     if (isa<DbgInfoIntrinsic>(I))
@@ -595,7 +371,7 @@ bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
 /// sense of SelfTailCallPopPass; returns true when it did.
 bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
   BasicBlock *BB = Call.getParent();
-  SmallVector<StoreInst *, 2> Pops;
+  SmallVector<CallBase *, 2> Pops;
   if (!scanTail(std::next(Call.getIterator()), BB, Pops))
     return false;
   Instruction *Term = BB->getTerminator();
@@ -612,20 +388,18 @@ bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
   }
   if (Pops.empty())
     return false;
-  // Only this function's pop: the depth it loaded at entry, stored back.
-  // (The push and pop of a function inlined after the call store other
-  // values; that call is not a tail call.)
-  StoreInst *Model = Pops.front();
-  for (StoreInst *Pop : Pops)
-    if (Pop->getValueOperand() != Model->getValueOperand() ||
-        Pop->getPointerOperand() != Model->getPointerOperand() ||
-        !Pop->getValueOperand()->getType()->isIntegerTy(32))
+  // Only this function's pop: the depth its push returned, restored.
+  // (The push and pop of a function inlined after the call restore another
+  // depth; that call is not a tail call.)
+  Value *Depth = Pops.front()->getArgOperand(0);
+  auto *Push = dyn_cast<CallBase>(Depth);
+  if (!Push || frameMarkerOf(*Push) != FrameMarker::Push ||
+      Push->getParent() == RetBlock || !DT.dominates(Push, &Call))
+    return false;
+  for (CallBase *Pop : Pops)
+    if (Pop->getArgOperand(0) != Depth)
       return false;
-  // The depth must be available before the call.
-  for (Value *Op : Model->operands())
-    if (auto *Def = dyn_cast<Instruction>(Op))
-      if (Def->getParent() == RetBlock || !DT.dominates(Def, &Call))
-        return false;
+  CallBase *Model = Pops.front();
 
   Model->clone()->insertBefore(Call.getIterator());
   if (RetBlock)
@@ -636,7 +410,7 @@ bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
   // after the call are redundant, and would keep it from being a tail call.
   SmallVector<Instruction *, 4> Dead;
   for (Instruction &I : make_range(std::next(Call.getIterator()), BB->end()))
-    if (isStackStore(I))
+    if (isPop(I))
       Dead.push_back(&I);
   for (Instruction *I : Dead)
     I->eraseFromParent();

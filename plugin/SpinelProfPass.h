@@ -1,10 +1,11 @@
 //===- SpinelProfPass.h - Shadow-stack instrumentation for Spinel C -------===//
 //
-// The `spinelprof` module pass: gives each selected function a constant
-// frame descriptor and pushes/pops it on the thread's shadow stack, as
-// include/spinelprof/abi.h specifies; and `spinelprof-self-tail`, which
-// moves an instrumented function's pop before its self tail calls so that
-// tail-recursion elimination still turns them into loops.
+// The `spinelprof-markers` module pass: gives each selected function a
+// constant frame descriptor and the frame markers (FrameMarkers.h) that
+// LowerFrameMarkersPass turns into its push and pop on the thread's shadow
+// stack, as include/spinelprof/abi.h specifies; and `spinelprof-self-tail`,
+// which moves an instrumented function's pop before its self tail calls so
+// that tail-recursion elimination still turns them into loops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_SPINELPROFPASS_H
@@ -14,10 +15,11 @@
 
 namespace spinelprof {
 
-/// Instruments every function the frame policy selects. Options come from
-/// `-spinelprof-include/-exclude/-symbols` and, because clang parses -mllvm
-/// before it loads a -fpass-plugin, from SPINEL_PROFILE_INCLUDE/EXCLUDE/
-/// SYMBOLS in the compiler's environment. Idempotent.
+/// Instruments every function the frame policy selects, with frame
+/// markers. Options come from `-spinelprof-include/-exclude/-symbols` and,
+/// because clang parses -mllvm before it loads a -fpass-plugin, from
+/// SPINEL_PROFILE_INCLUDE/EXCLUDE/SYMBOLS in the compiler's environment.
+/// Idempotent.
 class SpinelProfPass : public llvm::PassInfoMixin<SpinelProfPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -26,7 +26,8 @@ push/pop: the depth store a release atomic, no TBAA type, and no pop
 before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
 --baseline DIR adds base: spinel-prof cc of another spinelprof build
 (DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
-change of the plugin side by side.
+change of the plugin side by side (programs, compile time and Spinel's
+benchmarks).
 With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
 too (plain vs spinel-prof cc). The alloc part compares, on allocating
 programs, the CPU-profiling build with the same binary also sampling
@@ -433,27 +434,30 @@ class Bench:
         run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
         n_lines = sum(1 for _ in open(src))
         rounds = 1 if self.args.quick else 3
-        # With the pushleaves lever: the same compile without PC-named leaves.
-        columns = [('plain', None), ('spinel-prof cc', {})]
+        # With the pushleaves lever: the same compile without PC-named leaves;
+        # with --baseline: the other build's spinel-prof cc.
+        columns = [('plain', None, None), ('spinel-prof cc', {}, self.tool)]
         if 'pushleaves' in variants:
-            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}))
-        times = {name: [] for name, _ in columns}
+            columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}, self.tool))
+        if self.baseline_tool:
+            columns.append(('base', {}, self.baseline_tool))
+        times = {name: [] for name, _, _ in columns}
         for _ in range(rounds):
-            for name, extra in columns:
+            for name, extra, tool in columns:
                 env = dict(self.base_env)
                 if extra is None:
                     cmd = [self.clang] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.plain.o')]
                 else:
                     env.update(extra)
-                    cmd = [self.tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
+                    cmd = [tool, 'cc'] + CFLAGS + self.inc + ['-c', src, '-o', self.path('large.prof.o')]
                 times[name].append(timed_rusage(cmd, env=env)[1])
         p = median(times['plain'])
         print('\n## Compile time (gen_large.py, %d lines, clang -O2 -c, CPU s, median of %d)\n' % (n_lines, rounds))
-        print('| ' + ' | '.join(name for name, _ in columns) + ' | ' +
-              ' | '.join('added (%s)' % name for name, _ in columns[1:]) + ' |')
+        print('| ' + ' | '.join(name for name, _, _ in columns) + ' | ' +
+              ' | '.join('added (%s)' % name for name, _, _ in columns[1:]) + ' |')
         print('|' + '---|' * (2 * len(columns) - 1))
-        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _ in columns) + ' | ' +
-              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _ in columns[1:]) + ' |')
+        print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _, _ in columns) + ' | ' +
+              ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _, _ in columns[1:]) + ' |')
 
     def spinel(self, variants):
         home = os.environ.get('SPINEL_HOME')
@@ -473,6 +477,8 @@ class Bench:
             builds = [('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)]
             if 'pushleaves' in variants:
                 builds.append(('pushleaves', '%s cc' % self.tool))
+            if self.baseline_tool:
+                builds.append(('base', '%s cc' % self.baseline_tool))
             for v, cc in builds:
                 out = self.path('spinel', '%s.%s' % (name, v))
                 if cc is None:
@@ -488,7 +494,9 @@ class Bench:
                     break
             if ok:
                 progs.append(name)
-        spinel_variants = ['plain', 'off', 'on', 'finstr'] + [v for v in ('thread', 'pushleaves') if v in variants]
+        spinel_variants = (['plain', 'off', 'on', 'finstr'] +
+                           [v for v in ('thread', 'pushleaves') if v in variants] +
+                           (['base'] if self.baseline_tool else []))
         variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
         rounds = 1 if self.args.quick else self.args.rounds

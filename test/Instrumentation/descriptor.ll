@@ -10,7 +10,6 @@ source_filename = "app.c"
 
 $sp_Foo_bar = comdat any
 
-; CHECK: @__spinelprof_stack = external thread_local(initialexec) global { i32, i32, [4097 x ptr] }, align 8
 ; CHECK: @[[NAME:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"<main>\00", align 1
 ; CHECK: @[[CNAME:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"main\00", align 1
 ; CHECK: @[[FILE:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"app.c\00", align 1
@@ -20,6 +19,8 @@ $sp_Foo_bar = comdat any
 ; The file string is shared, and the descriptor goes in the function's comdat.
 ; CHECK: @__spinelprof_desc.sp_Foo_bar = private constant { i32, i32, i32, i32, ptr, ptr, ptr } { i32 1, i32 0, i32 0, i32 0, ptr @[[FOONAME]], ptr @[[FOOCNAME]], ptr @[[FILE]] }, section "spinelprof_frames", comdat($sp_Foo_bar), align 8
 ; CHECK: @llvm.compiler.used = appending global [3 x ptr] [ptr @existing, ptr @__spinelprof_desc.main, ptr @__spinelprof_desc.sp_Foo_bar], section "llvm.metadata"
+; The lowering declares the stack after the descriptors.
+; CHECK: @__spinelprof_stack = external thread_local(initialexec) global { i32, i32, [4097 x ptr] }, align 8
 
 @existing = internal global i32 0
 @llvm.compiler.used = appending global [1 x ptr] [ptr @existing], section "llvm.metadata"

@@ -11,10 +11,11 @@
 ; RUN: diff %t.once.ll %t.again.ll
 ; RUN: FileCheck %s < %t.once.ll
 
-; CHECK-COUNT-1: @__spinelprof_stack = external
 ; CHECK-COUNT-1: @__spinelprof_desc.f =
 ; CHECK-NOT: @__spinelprof_desc.f.
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spinelprof_desc.f]
+; CHECK-COUNT-1: @__spinelprof_stack = external
+; CHECK-NOT: @__spinelprof_stack =
 ; CHECK-LABEL: define i32 @f(ptr %buf)
 ; CHECK-COUNT-2: store volatile ptr @__spinelprof_desc.f
 ; CHECK-NOT: store volatile ptr @__spinelprof_desc.f

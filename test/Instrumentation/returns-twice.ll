@@ -15,10 +15,10 @@ declare void @work()
 
 define i32 @rescue(ptr %buf) {
 ; CHECK-LABEL: define i32 @rescue(ptr %buf)
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[GENP:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK:%.*]], i32 0, i32 1
+; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; CHECK:         [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 {{%.*}}
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
-; CHECK-NEXT:    [[GENP:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i32 0, i32 1
 ; CHECK-NEXT:    [[GEN:%.*]] = load i32, ptr [[GENP]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    [[NEXTGEN:%.*]] = add i32 [[GEN]], 1
 ; CHECK-NEXT:    store volatile i32 [[NEXTGEN]], ptr [[GENP]], align 4, !tbaa {{![0-9]+}}

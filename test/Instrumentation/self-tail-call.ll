@@ -2,12 +2,12 @@
 ; itself followed only by register arithmetic, the pop and ret gets the pop
 ; before it, so that tail-recursion elimination can make it a loop. Other
 ; calls, and self calls with work after them, keep the pop after them.
-; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof,function(spinelprof-self-tail)' -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof,function(spinelprof-self-tail,spinelprof-self-tail)' -S %s > %t.twice.ll
-; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof,function(spinelprof-self-tail)' -S %s > %t.once.ll
+; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof-markers,function(spinelprof-self-tail),spinelprof-lower-markers' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof-markers,function(spinelprof-self-tail,spinelprof-self-tail),spinelprof-lower-markers' -S %s > %t.twice.ll
+; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof-markers,function(spinelprof-self-tail),spinelprof-lower-markers' -S %s > %t.once.ll
 ; RUN: diff %t.once.ll %t.twice.ll
 ; And in clang's pipeline, tail-recursion elimination then leaves one call.
-; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof,function(spinelprof-self-tail,tailcallelim)' -S %s | FileCheck %s --check-prefix=TRE
+; RUN: %opt -load-pass-plugin %plugin -passes='spinelprof-markers,function(spinelprof-self-tail,tailcallelim),spinelprof-lower-markers' -S %s | FileCheck %s --check-prefix=TRE
 ; (-fno-sanitize=all: in a sanitized build the IR is checked without the
 ; sanitizers' own instrumentation, which would break the tail call.)
 ; RUN: %clang_prof -fno-sanitize=all -O2 -S -emit-llvm %S/Inputs/self-tail.c -o - | FileCheck %s --check-prefix=CLANG

@@ -1,0 +1,99 @@
+//===- FrameMarkers.cpp - Push and pop as calls until the pipeline's end --===//
+//
+// See FrameMarkers.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FrameMarkers.h"
+
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ModRef.h"
+
+using namespace llvm;
+using namespace spinelprof;
+
+static const char PushName[] = "__spinelprof_marker_push";
+static const char PopName[] = "__spinelprof_marker_pop";
+static const char RepushName[] = "__spinelprof_marker_repush";
+
+StringRef spinelprof::frameMarkerName(FrameMarker Kind) {
+  switch (Kind) {
+  case FrameMarker::Push:
+    return PushName;
+  case FrameMarker::Pop:
+    return PopName;
+  case FrameMarker::Repush:
+    return RepushName;
+  }
+  llvm_unreachable("unknown frame marker");
+}
+
+static FunctionType *markerType(LLVMContext &Ctx, FrameMarker Kind) {
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *Void = Type::getVoidTy(Ctx);
+  switch (Kind) {
+  case FrameMarker::Push:
+    return FunctionType::get(I32, {Ptr}, false);
+  case FrameMarker::Pop:
+    return FunctionType::get(Void, {I32}, false);
+  case FrameMarker::Repush:
+    return FunctionType::get(Void, {Ptr, I32}, false);
+  }
+  llvm_unreachable("unknown frame marker");
+}
+
+Function *spinelprof::getFrameMarker(Module &M, FrameMarker Kind) {
+  StringRef Name = frameMarkerName(Kind);
+  FunctionType *Ty = markerType(M.getContext(), Kind);
+  if (Function *F = M.getFunction(Name))
+    if (F->getFunctionType() == Ty && F->isDeclaration())
+      return F;
+  if (M.getNamedValue(Name)) {
+    M.getContext().emitError(Twine("spinelprof: '") + Name +
+                             "' is defined in this module, or with another "
+                             "type; the name is spinelprof's");
+    return nullptr;
+  }
+  Function *F =
+      Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+  // What the lowered code does, as far as the program can tell: it touches
+  // none of the program's memory, returns, and does nothing else.
+  F->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::WillReturn);
+  F->addFnAttr(Attribute::NoCallback);
+  F->addFnAttr(Attribute::NoSync);
+  F->addFnAttr(Attribute::NoFree);
+  // Two pops on two paths stay two pops (SimplifyCFG would otherwise sink
+  // them into one, with a phi of their depths).
+  F->addFnAttr(Attribute::NoMerge);
+  // The inliner counts a marker as nothing (a call would cost it 30 of
+  // its 225 points), so clang inlines what it inlines without the
+  // profiler: the profile shows the program's own inlining, and the
+  // frame costs no inlining decision.
+  F->addFnAttr("call-inline-cost", "0");
+  // Code generation reports a call that was not lowered (llc, and clang
+  // where the call has a source location), instead of leaving an
+  // undefined symbol for the linker.
+  F->addFnAttr("dontcall-error",
+               "spinelprof: frame marker not lowered (the plugin's "
+               "lowering pass did not run)");
+  return F;
+}
+
+std::optional<FrameMarker> spinelprof::frameMarkerOf(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->getName().starts_with("__spinelprof_marker_"))
+    return std::nullopt;
+  for (FrameMarker Kind :
+       {FrameMarker::Push, FrameMarker::Pop, FrameMarker::Repush})
+    if (Callee->getName() == frameMarkerName(Kind) &&
+        Callee->getFunctionType() == markerType(Call.getContext(), Kind))
+      return Kind;
+  return std::nullopt;
+}

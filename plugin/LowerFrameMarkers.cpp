@@ -1,0 +1,353 @@
+//===- LowerFrameMarkers.cpp - Frame markers to shadow-stack code ---------===//
+//
+// In each function with frame markers, once, where it dominates them all
+// (hoisted out of loops):
+//
+//   %own   = threadlocal.address(@__spinelprof_stack)
+//   %off   = load threadlocal.address(@__spinelprof_stack_offset)
+//   %stack = %own + %off
+//   %genp  = &%stack->gen
+//
+// and in place of each marker:
+//
+//   push(@desc):     %d = load depth
+//                    %i = select (%d < CAPACITY), %d, CAPACITY  ; slot
+//                                                   ; CAPACITY is the sink
+//                    store volatile (load gen) + 1, gen
+//                    store volatile @desc, frames[%i]
+//                    store volatile %d + 1, depth
+//                    (uses of the marker's result: %d)
+//   pop(%d):         store volatile %d, depth
+//   repush(@desc, %d): the push's three stores, gen loaded again
+//
+// Every load and store of the stack carries a TBAA type of its own.
+//
+// One stack address for the whole function: the runtime changes the offset
+// only in its context-switch wrappers, and a call returns with the offset
+// it was called with (a swapcontext that returns restores its context's),
+// so within one activation of a function the offset is the same
+// everywhere. Loading it once gives each frame, inlined or not, the stack
+// that loading it at its own push would, as the pass did before the
+// markers (a function's pops and re-pushes always used the offset loaded
+// at its entry).
+//
+// A signal handler reads the stack and nothing in the IR says so. Volatile
+// stores are never deleted (in a leaf with no calls, dead-store elimination
+// would otherwise delete the push's depth store, which the pop overwrites;
+// nothing runs after this pass that would, but the code generator respects
+// volatile too) and never reordered with each other: gen is bumped before
+// the slot is written, and the slot before the depth publishes it, which is
+// what lets the sampler thread copy the stack exactly from outside (abi.h;
+// x86-64 keeps one thread's stores in that order for every other CPU). They
+// are not atomic: LLVM's alias analysis answers "may read and write
+// everything" for any store stronger than unordered, while for a volatile
+// store it asks whether the addresses may alias, and the TBAA type, under
+// clang's root beside int, long, double and pointers, says no.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerFrameMarkers.h"
+
+#include "AbiLayout.h"
+#include "FrameMarkers.h"
+
+#include "spinelprof/abi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ModRef.h"
+
+using namespace llvm;
+using namespace spinelprof;
+using namespace spinelprof::abi_layout;
+
+// Mirrored from include/spinelprof/abi.h, the one owner of these values.
+static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
+static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
+static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
+
+// The name of the TBAA type of every access to the shadow stack.
+static const char StackTBAATypeName[] = "spinelprof shadow stack";
+
+namespace {
+
+/// Lowers one module's markers: holds the IR types, the shadow-stack
+/// globals and the TBAA tag.
+class MarkerLowering {
+public:
+  explicit MarkerLowering(Module &M);
+
+  /// Returns true when the module changed.
+  bool run(FunctionAnalysisManager &FAM);
+
+private:
+  /// A push's slot address and depth + 1, which its re-pushes store again.
+  struct PushedFrame {
+    Value *Slot;
+    Value *Next;
+  };
+  /// The stack in use, as computed once in a function.
+  struct StackAddress {
+    Value *Stack;
+    Value *Gen;
+  };
+
+  void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
+                     FunctionAnalysisManager &FAM);
+  Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
+                                 DominatorTree &DT, LoopInfo &LI);
+  StackAddress emitStackAddress(Instruction *Before);
+  /// A push of \p Desc at depth \p Depth: the slot and next depth are
+  /// \p Known's (a re-push's push) or computed here, gen is loaded.
+  PushedFrame emitPushStores(IRBuilder<> &B, const StackAddress &At,
+                             Value *Desc, Value *Depth,
+                             const PushedFrame *Known);
+  void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
+  GlobalVariable *getThreadLocal(const char *Name, Type *Ty);
+  void widenMemoryEffects();
+
+  Module &M;
+  LLVMContext &Ctx;
+  Type *Int32Ty;
+  Type *Int64Ty;
+  PointerType *PtrTy;
+  StructType *ShadowStackTy;
+  /// The access tag of every load and store of the shadow stack.
+  MDNode *StackTBAA;
+  GlobalVariable *StackGlobal = nullptr;
+  GlobalVariable *OffsetGlobal = nullptr;
+};
+
+MarkerLowering::MarkerLowering(Module &M) : M(M), Ctx(M.getContext()) {
+  Int32Ty = Type::getInt32Ty(Ctx);
+  Int64Ty = Type::getInt64Ty(Ctx);
+  PtrTy = PointerType::getUnqual(Ctx);
+  auto IRType = [&](IRField F) -> Type * {
+    return F == IRField::I32 ? Int32Ty : PtrTy;
+  };
+  // Literal struct types are uniqued by shape: no `.0` copies.
+  ShadowStackTy = StructType::get(
+      Ctx, {IRType(ShadowStackFields[StackDepth]),
+            IRType(ShadowStackFields[StackGen]),
+            ArrayType::get(IRType(ShadowStackFields[StackFrames]),
+                           StackCapacity + 1)});
+  // A scalar type of its own under clang's C/C++ root and `omnipotent
+  // char` (metadata is uniqued, so these are clang's own nodes): distinct
+  // from every C type but char, which may alias anything.
+  MDBuilder MDB(Ctx);
+  MDNode *Char = MDB.createTBAAScalarTypeNode(
+      "omnipotent char", MDB.createTBAARoot("Simple C/C++ TBAA"));
+  MDNode *StackType = MDB.createTBAAScalarTypeNode(StackTBAATypeName, Char);
+  StackTBAA = MDB.createTBAAStructTagNode(StackType, StackType, 0);
+}
+
+bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
+  // Every marker call, by function, in module order.
+  MapVector<Function *, SmallVector<CallBase *, 8>> ByFunction;
+  SmallVector<Function *, 3> Declarations;
+  for (FrameMarker Kind :
+       {FrameMarker::Push, FrameMarker::Pop, FrameMarker::Repush}) {
+    Function *Marker = M.getFunction(frameMarkerName(Kind));
+    if (!Marker)
+      continue;
+    Declarations.push_back(Marker);
+    for (User *U : Marker->users())
+      if (auto *Call = dyn_cast<CallBase>(U))
+        if (frameMarkerOf(*Call) == Kind)
+          ByFunction[Call->getFunction()].push_back(Call);
+  }
+  if (Declarations.empty())
+    return false;
+  if (!ByFunction.empty()) {
+    StackGlobal = getThreadLocal(ShadowStackSymbol, ShadowStackTy);
+    OffsetGlobal = getThreadLocal(StackOffsetSymbol, Int64Ty);
+    if (!StackGlobal || !OffsetGlobal)
+      return false;
+  }
+  for (auto &[F, Markers] : ByFunction)
+    lowerFunction(*F, Markers, FAM);
+  for (Function *Marker : Declarations)
+    if (Marker->use_empty())
+      Marker->eraseFromParent();
+  widenMemoryEffects();
+  return true;
+}
+
+GlobalVariable *MarkerLowering::getThreadLocal(const char *Name, Type *Ty) {
+  if (GlobalValue *Existing = M.getNamedValue(Name)) {
+    // The runtime, or a test standing in for it, defines it in this module.
+    auto *GV = dyn_cast<GlobalVariable>(Existing);
+    if (!GV || !GV->isThreadLocal()) {
+      Ctx.emitError(Twine("spinelprof: '") + Name +
+                    "' is defined in this module but is not a thread-local "
+                    "variable");
+      return nullptr;
+    }
+    return GV;
+  }
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                                GlobalValue::ExternalLinkage, nullptr, Name,
+                                nullptr, GlobalValue::InitialExecTLSModel);
+  GV->setAlignment(Align(8));
+  return GV;
+}
+
+Instruction *MarkerLowering::stackAddressPoint(ArrayRef<CallBase *> Markers,
+                                               DominatorTree &DT,
+                                               LoopInfo &LI) {
+  BasicBlock *Dom = nullptr;
+  for (CallBase *Call : Markers)
+    Dom = Dom ? DT.findNearestCommonDominator(Dom, Call->getParent())
+              : Call->getParent();
+  // Out of loops: the offset does not change while the function runs.
+  if (Loop *L = LI.getLoopFor(Dom))
+    if (BasicBlock *Preheader = L->getOutermostLoop()->getLoopPreheader())
+      return Preheader->getTerminator();
+  // Else as late as possible: before the first marker there, or at the end
+  // of the block that branches to them.
+  for (Instruction &I : *Dom)
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (frameMarkerOf(*Call))
+        return Call;
+  return Dom->getTerminator();
+}
+
+MarkerLowering::StackAddress
+MarkerLowering::emitStackAddress(Instruction *Before) {
+  IRBuilder<> B(Before);
+  // The stack in use (the thread's own, or a running fiber's): one more
+  // load, from the same initial-exec TLS block.
+  Value *Own = B.CreateThreadLocalAddress(StackGlobal);
+  Own->setName("spinelprof.own");
+  LoadInst *Offset =
+      B.CreateAlignedLoad(Int64Ty, B.CreateThreadLocalAddress(OffsetGlobal),
+                          Align(8), "spinelprof.offset");
+  Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+  // Not inbounds: a fiber's stack lies outside the TLS object.
+  Value *Stack = B.CreateGEP(B.getInt8Ty(), Own, Offset, "spinelprof.stack");
+  Value *Gen = B.CreateConstInBoundsGEP2_32(ShadowStackTy, Stack, 0, StackGen,
+                                            "spinelprof.genp");
+  return {Stack, Gen};
+}
+
+void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
+                                  Align A) {
+  B.CreateAlignedStore(V, Addr, A, /*isVolatile=*/true)
+      ->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+}
+
+MarkerLowering::PushedFrame
+MarkerLowering::emitPushStores(IRBuilder<> &B, const StackAddress &At,
+                               Value *Desc, Value *Depth,
+                               const PushedFrame *Known) {
+  PushedFrame Frame;
+  if (Known) {
+    Frame = *Known;
+  } else {
+    Value *Capacity = B.getInt32(StackCapacity);
+    Value *Index = B.CreateSelect(
+        B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"), Depth,
+        Capacity, "spinelprof.index");
+    Frame.Slot = B.CreateInBoundsGEP(
+        ShadowStackTy, At.Stack,
+        {B.getInt64(0), B.getInt32(StackFrames),
+         B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
+        "spinelprof.slot");
+    Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
+  }
+  // The generation is loaded at each push, never reused: the callees
+  // bumped it since.
+  LoadInst *Gen =
+      B.CreateAlignedLoad(Int32Ty, At.Gen, Align(4), "spinelprof.gen");
+  Gen->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+  storeToStack(B, B.CreateAdd(Gen, B.getInt32(1), "spinelprof.nextgen"),
+               At.Gen, Align(4));
+  storeToStack(B, Desc, Frame.Slot, Align(8));
+  storeToStack(B, Frame.Next, At.Stack, Align(4));
+  return Frame;
+}
+
+void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
+                                   FunctionAnalysisManager &FAM) {
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  // Code that never runs needs no frame.
+  SmallVector<CallBase *, 8> Markers;
+  for (CallBase *Call : All) {
+    if (DT.isReachableFromEntry(Call->getParent())) {
+      Markers.push_back(Call);
+      continue;
+    }
+    Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
+    Call->eraseFromParent();
+  }
+  if (Markers.empty())
+    return;
+  StackAddress At = emitStackAddress(stackAddressPoint(Markers, DT, LI));
+
+  // Pushes first: pops and re-pushes use their depths.
+  SmallVector<CallBase *, 8> Pushes, Others;
+  for (CallBase *Call : Markers)
+    (frameMarkerOf(*Call) == FrameMarker::Push ? Pushes : Others)
+        .push_back(Call);
+  DenseMap<Value *, PushedFrame> Pushed;
+  for (CallBase *Call : Pushes) {
+    IRBuilder<> B(Call);
+    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, At.Stack, Align(4));
+    Depth->takeName(Call);
+    Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+    Pushed[Depth] =
+        emitPushStores(B, At, Call->getArgOperand(0), Depth, nullptr);
+    Call->replaceAllUsesWith(Depth);
+    Call->eraseFromParent();
+  }
+  for (CallBase *Call : Others) {
+    IRBuilder<> B(Call);
+    if (frameMarkerOf(*Call) == FrameMarker::Pop) {
+      storeToStack(B, Call->getArgOperand(0), At.Stack, Align(4));
+    } else {
+      Value *Depth = Call->getArgOperand(1);
+      auto It = Pushed.find(Depth);
+      emitPushStores(B, At, Call->getArgOperand(0), Depth,
+                     It == Pushed.end() ? nullptr : &It->second);
+    }
+    Call->eraseFromParent();
+  }
+}
+
+void MarkerLowering::widenMemoryEffects() {
+  // A function whose inferred effects were the markers' (inaccessible
+  // memory, no synchronisation) now writes the thread's shadow stack, a
+  // global, with volatile stores, which LangRef counts as possible
+  // synchronisation: say so, for whatever reads the attributes after this
+  // pass.
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    MemoryEffects ME = F.getMemoryEffects();
+    if (!isModSet(ME.getModRef(IRMemLocation::InaccessibleMem)))
+      continue;
+    MemoryEffects Wide =
+        ME | MemoryEffects(IRMemLocation::Other, ModRefInfo::ModRef);
+    if (Wide != ME)
+      F.setMemoryEffects(Wide);
+    F.removeFnAttr(Attribute::NoSync);
+  }
+}
+
+} // namespace
+
+PreservedAnalyses LowerFrameMarkersPass::run(Module &M,
+                                             ModuleAnalysisManager &MAM) {
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  return MarkerLowering(M).run(FAM) ? PreservedAnalyses::none()
+                                    : PreservedAnalyses::all();
+}
