@@ -2,7 +2,10 @@
 // frames deep, through a method with its own begin/rescue, whose bottom
 // throws (sp_throw, a longjmp over sp_catch_stack) a million times; then the
 // catcher and, after it returns, main run ordinary code. No sampled stack may
-// be impossible, and the frame that burns the time is the leaf.
+// be impossible, and the frame that burns the time is the leaf. (Its share
+// is 30-42% on a quiet machine; a deleted push gives 0%. CI once read
+// 11.3% at -O0 with four other CPU-bound processes on the two cores, the
+// time going to the throw chain, hence the 8% bound.)
 //
 // UNSUPPORTED: sanitized
 // (Asserts time shares of code whose cost the sanitizers change
@@ -39,7 +42,7 @@
 // STACKS: Object#t12 -> Object#probe, sp_throw
 // STACKS: Object#settle -> Object#crunch
 // STACKS-SAMPLES: >= 60
-// STACKS-LEAF: Object#probe >= 25%
+// STACKS-LEAF: Object#probe >= 8%
 // STACKS-PATH: <main>;Object#run;Object#catcher;Object#crunch >= 8%
 // STACKS-PATH: <main>;Object#settle;Object#crunch >= 8%
 // STACKS-NEVER: sp_raise
