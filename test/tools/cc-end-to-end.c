@@ -45,7 +45,10 @@
 
 // TOTAL:      rank self% self total% total kind name location
 // TOTAL-DAG:  100.00% {{[0-9]+}} user <main> prog.c:{{[0-9]+}}
-// TOTAL-DAG:  100.00% {{[0-9]+}} user {{.*}}work prog.c:{{[0-9]+}}
+// (work: at least 90%, not all: a sample may land in main's printf, or,
+// when the sampler was held up under load, its owed samples go to the
+// stack of the moment.)
+// TOTAL-DAG:  {{100\.00|9[0-9]\.[0-9][0-9]}}% {{[0-9]+}} user {{.*}}work prog.c:{{[0-9]+}}
 
 #include <stdio.h>
 
