@@ -263,6 +263,14 @@ int initThreads() {
   return 0;
 }
 
+/// Clock's reading in ns, or 0. Normal context.
+static uint64_t cpuNow(clockid_t Clock) {
+  struct timespec T;
+  if (clock_gettime(Clock, &T) != 0)
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
 void registerCurrentThread() {
   if (MySlot)
     return;
@@ -284,8 +292,13 @@ void registerCurrentThread() {
     // SnapFrames stays: the buffer belongs to the slot.
     S.SnapState.store(ThreadSlot::SnapEmpty);
     S.Returns = 0;
-    S.LastCpuNs = 0;
-    S.LastSampleNs = 0;
+    // From now on: the CPU the thread used before it was registered (for
+    // the main thread, the dynamic loader and the profiler's start-up) is
+    // no sample's; counted from 0, the first tick dumped it as owed
+    // samples on whatever stack was current (Stress/fibers: 24 samples at
+    // 10 kHz on main's first call).
+    S.LastCpuNs = cpuNow(Clock);
+    S.LastSampleNs = S.LastCpuNs;
     S.CreditNs = 0;
     // Bump the limit before publishing, so the sampler's walk covers I.
     uint32_t Limit = SlotLimit.load();
@@ -336,13 +349,13 @@ void resetThreadsAfterFork() {
     Mine->Busy.store(0);
     Mine->Named.store(0);
     Mine->SnapState.store(ThreadSlot::SnapEmpty);
-    Mine->LastCpuNs = 0;
-    Mine->LastSampleNs = 0;
     Mine->CreditNs = 0;
     Mine->Returns = 0;
     clockid_t Clock;
     if (pthread_getcpuclockid(pthread_self(), &Clock) == 0)
       Mine->CpuClock = Clock;
+    Mine->LastCpuNs = cpuNow(Mine->CpuClock);
+    Mine->LastSampleNs = Mine->LastCpuNs;
   } else {
     registerCurrentThread();
   }

@@ -23,7 +23,7 @@
 //
 // STACKS-ROOT: <main>
 // STACKS-ROOT: [unknown]
-// STACKS: <main> -> Fiber#resume
+// STACKS: <main> -> Fiber#resume, Fiber.new
 // STACKS: Fiber#resume -> [fiber]
 // STACKS: [fiber] -> *fiber_trampoline
 // STACKS: *fiber_trampoline -> fiber*
