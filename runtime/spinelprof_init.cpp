@@ -350,36 +350,22 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnSampler(int) { writeFinalProfile(); }
 
-/// Removes Final's temporary file (writer.h's temporaryPathFor), if left.
-/// Async-signal-safe.
+/// Removes Final's temporary file, if left. Async-signal-safe.
 static void unlinkTemporaryOf(const char *Final, int Pid) {
-  if (!Final)
-    return;
   char Path[PATH_MAX + 32];
-  size_t Len = strlen(Final);
-  if (Len + 32 > sizeof(Path))
-    return;
-  memcpy(Path, Final, Len);
-  memcpy(Path + Len, ".tmp-", 5);
-  Len += 5;
-  char Digits[16];
-  int N = 0;
-  for (unsigned V = unsigned(Pid); N == 0 || V; V /= 10)
-    Digits[N++] = char('0' + V % 10);
-  while (N)
-    Path[Len++] = Digits[--N];
-  Path[Len] = 0;
-  (void)unlink(Path);
+  if (Final && formatTemporaryPath(Path, sizeof(Path), Final, Pid))
+    (void)unlink(Path);
 }
 
-/// SIGINT/SIGTERM while the program has one thread (the own timer, no
-/// sampler thread): the interrupted code may be anywhere, inside malloc
-/// too, so the writer, which allocates, runs in a copy of the process
-/// (clone without CLONE_VM and without an exit signal: the program sees no
-/// SIGCHLD and no child to wait for), and this thread waits for it,
-/// bounded. A copy that fails or hangs costs the profile, never the
-/// program: its temporary files are removed. Async-signal-safe (clone,
-/// wait4, kill, unlink, nanosleep).
+/// SIGINT/SIGTERM while the program has one thread (the ticker, which
+/// must never write, times the samples; no sampler pthread): the
+/// interrupted code may be anywhere, inside malloc or stdio too, so the
+/// writer runs in a copy of the process (clone without CLONE_VM and
+/// without an exit signal: the program sees no SIGCHLD and no child to
+/// wait for), and this thread waits for it, bounded. The writer takes no
+/// memory from malloc, but a copy that fails or hangs all the same costs
+/// the profile, never the program: its temporary files are removed.
+/// Async-signal-safe (clone, wait4, kill, unlink, nanosleep).
 static void writeInCopy() {
   if (!State.Active || getpid() != State.Pid || FinalWritten.load())
     return;

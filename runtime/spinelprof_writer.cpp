@@ -56,11 +56,32 @@ char *allocPathFor(const char *FoldedPath) {
   return Out;
 }
 
+bool formatTemporaryPath(char *Out, size_t Size, const char *FinalPath,
+                         int Pid) {
+  static const char Suffix[] = ".tmp-";
+  size_t Len = strlen(FinalPath);
+  char Digits[12];
+  int N = 0;
+  for (unsigned V = unsigned(Pid); N == 0 || V; V /= 10)
+    Digits[N++] = char('0' + V % 10);
+  if (Len + sizeof(Suffix) - 1 + size_t(N) + 1 > Size)
+    return false;
+  memcpy(Out, FinalPath, Len);
+  memcpy(Out + Len, Suffix, sizeof(Suffix) - 1);
+  Len += sizeof(Suffix) - 1;
+  while (N)
+    Out[Len++] = Digits[--N];
+  Out[Len] = '\0';
+  return true;
+}
+
 char *temporaryPathFor(const char *FinalPath, int Pid) {
   size_t Size = strlen(FinalPath) + 32;
   char *Out = static_cast<char *>(scratchAlloc(Size));
-  if (Out)
-    snprintf(Out, Size, "%s.tmp-%d", FinalPath, Pid);
+  if (Out && !formatTemporaryPath(Out, Size, FinalPath, Pid)) {
+    scratchFree(Out);
+    Out = nullptr;
+  }
   return Out;
 }
 

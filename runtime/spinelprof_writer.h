@@ -49,8 +49,14 @@ struct WriteResult {
 /// replaced by ".sprof", else ".sprof" appended. Returns a malloc'd string.
 char *sprofPathFor(const char *FoldedPath);
 
-/// The temporary name a final path is written under before the rename.
-/// Returns a string from scratchAlloc (free it with scratchFree).
+/// The temporary name a final path is written under before the rename,
+/// "<final>.tmp-<pid>", into Out (Size bytes). Returns false if it does not
+/// fit. Async-signal-safe.
+bool formatTemporaryPath(char *Out, size_t Size, const char *FinalPath,
+                         int Pid);
+
+/// The same in a string from scratchAlloc (free it with scratchFree), or
+/// null.
 char *temporaryPathFor(const char *FinalPath, int Pid);
 
 /// The allocation profile's folded path for the CPU profile's: a trailing

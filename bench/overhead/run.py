@@ -15,7 +15,7 @@ Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
 on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
 the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
 --levers adds: thread (the same binary as on, with SPINEL_PROFILE_TIMER=thread:
-the sampler thread from the start instead of the program's own timer),
+the sampler pthread from the start instead of the ticker),
 pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
 pushed like every other method, the default before PC-named leaves), all
 (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for the program's
