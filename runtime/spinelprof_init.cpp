@@ -69,13 +69,6 @@ std::atomic<bool> FinalWritten;
 pthread_mutex_t WriteLock = PTHREAD_MUTEX_INITIALIZER;
 } // namespace
 
-static uint64_t clockNs(clockid_t Clock) {
-  struct timespec T;
-  if (clock_gettime(Clock, &T) != 0)
-    return 0;
-  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
-}
-
 /// Reads /proc/self/cmdline into a malloc'd buffer of NUL-separated
 /// arguments. Start-up only.
 static char *readCommandLine(size_t &Size) {

@@ -72,7 +72,7 @@ static std::atomic<void (*)(int)> PendingWork;
 static std::atomic<int> PendingArg;
 static std::atomic<uint32_t> WorkDone;
 
-static uint64_t clockNs(clockid_t Clock) {
+uint64_t clockNs(clockid_t Clock) {
   struct timespec T;
   if (clock_gettime(Clock, &T) != 0)
     return 0;

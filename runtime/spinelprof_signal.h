@@ -21,6 +21,7 @@
 #define SPINELPROF_SIGNAL_H
 
 #include <stdint.h>
+#include <time.h>
 
 namespace spinelprof {
 
@@ -71,6 +72,9 @@ bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
 /// In the child of fork: a fresh table and registry, and a new ticker or
 /// sampler thread, as the parent had (neither survives a fork).
 void restartSamplingAfterFork();
+
+/// Clock's reading in ns, or 0 if it cannot be read. Async-signal-safe.
+uint64_t clockNs(clockid_t Clock);
 
 /// The current CPU time of the calling thread or of the process, in ns.
 /// Async-signal-safe.

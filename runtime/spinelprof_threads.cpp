@@ -263,14 +263,6 @@ int initThreads() {
   return 0;
 }
 
-/// Clock's reading in ns, or 0. Normal context.
-static uint64_t cpuNow(clockid_t Clock) {
-  struct timespec T;
-  if (clock_gettime(Clock, &T) != 0)
-    return 0;
-  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
-}
-
 void registerCurrentThread() {
   if (MySlot)
     return;
@@ -297,7 +289,7 @@ void registerCurrentThread() {
     // no sample's; counted from 0, the first tick dumped it as owed
     // samples on whatever stack was current (Stress/fibers: 24 samples at
     // 10 kHz on main's first call).
-    S.LastCpuNs = cpuNow(Clock);
+    S.LastCpuNs = threadCpuNs(); // This thread's own clock.
     S.LastSampleNs = S.LastCpuNs;
     S.CreditNs = 0;
     // Bump the limit before publishing, so the sampler's walk covers I.
@@ -354,7 +346,7 @@ void resetThreadsAfterFork() {
     clockid_t Clock;
     if (pthread_getcpuclockid(pthread_self(), &Clock) == 0)
       Mine->CpuClock = Clock;
-    Mine->LastCpuNs = cpuNow(Mine->CpuClock);
+    Mine->LastCpuNs = threadCpuNs();
     Mine->LastSampleNs = Mine->LastCpuNs;
   } else {
     registerCurrentThread();
