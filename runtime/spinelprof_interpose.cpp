@@ -355,8 +355,8 @@ SPINELPROF_BLOCKING(int, fdatasync, (int Fd), (Fd), FsyncFrame, )
 SPINELPROF_BLOCKING(int, flock, (int Fd, int Op), (Fd, Op), FlockFrame,
                     noexcept)
 // Calls a signal handler ends with EINTR whatever SA_RESTART says
-// (signal(7)); a program with one thread gets a profiling signal every
-// period, whether it runs or waits.
+// (signal(7)): a profiling signal sent while the thread still ran, just
+// before it began to wait, arrives up to 250 us later in this VM.
 SPINELPROF_BLOCKING(int, sigsuspend, (const sigset_t *Mask),
                     (withProfSignal(Mask, Copy)), SigwaitFrame, )
 SPINELPROF_BLOCKING(int, sigwait, (const sigset_t *Set, int *Signal),
