@@ -398,8 +398,8 @@ static void sampleThread(ThreadSlot &T, uint64_t Weight, uint32_t Count,
 /// holding T.
 static void tickThread(ThreadSlot &T, uint64_t NowNs) {
   if (Config.Wall) {
-    uint64_t Weight = T.LastSampleNs ? NowNs - T.LastSampleNs : PeriodNs;
-    T.LastSampleNs = NowNs;
+    uint64_t Weight = NowNs > T.LastWallNs ? NowNs - T.LastWallNs : 0;
+    T.LastWallNs = NowNs;
     sampleThread(T, Weight, 1, 0);
     return;
   }

@@ -291,6 +291,7 @@ void registerCurrentThread() {
     // 10 kHz on main's first call).
     S.LastCpuNs = threadCpuNs(); // This thread's own clock.
     S.LastSampleNs = S.LastCpuNs;
+    S.LastWallNs = monotonicNs(); // Wall mode weighs from here, not from 0.
     S.CreditNs = 0;
     // Bump the limit before publishing, so the sampler's walk covers I.
     uint32_t Limit = SlotLimit.load();
@@ -348,6 +349,7 @@ void resetThreadsAfterFork() {
       Mine->CpuClock = Clock;
     Mine->LastCpuNs = threadCpuNs();
     Mine->LastSampleNs = Mine->LastCpuNs;
+    Mine->LastWallNs = monotonicNs();
   } else {
     registerCurrentThread();
   }

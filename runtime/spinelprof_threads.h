@@ -65,7 +65,8 @@ struct ThreadSlot {
   uint64_t SnapSentNs;              // When the signal was sent (monotonic).
   // The sampler thread's own bookkeeping.
   uint64_t LastCpuNs;
-  uint64_t LastSampleNs;
+  uint64_t LastSampleNs;  // Cpu mode: the thread's CPU clock at its last sample.
+  uint64_t LastWallNs;    // Wall mode: CLOCK_MONOTONIC at its last sample.
   int64_t CreditNs;
 };
 
