@@ -49,6 +49,7 @@ struct ProfilerState {
   bool Wall;
   bool WeightTime;
   char *FoldedPath;
+  /// Null when the folded path's target is a device or FIFO at start-up.
   char *SprofPath;
   /// The allocation profile's paths; null unless SPINEL_PROFILE_ALLOC=1.
   char *AllocFoldedPath;
@@ -100,67 +101,69 @@ static char *readCommandLine(size_t &Size) {
   return Data;
 }
 
-/// Appends Text to the malloc'd string Out (which may be null).
-static bool append(char *&Out, size_t &Len, const char *Text, size_t N) {
-  char *Bigger = static_cast<char *>(realloc(Out, Len + N + 1));
-  if (!Bigger)
-    return false;
-  Out = Bigger;
-  memcpy(Out + Len, Text, N);
-  Len += N;
-  Out[Len] = '\0';
-  return true;
+/// A name from spinelprof/output.h (Derive(Out, Size) returns its
+/// length) in a malloc'd string, or null. Start-up and fork child only.
+template <typename Derive> static char *mallocPath(Derive Name) {
+  size_t Size = Name(nullptr, 0) + 1;
+  char *Out = static_cast<char *>(malloc(Size));
+  if (Out && Name(Out, Size) >= Size) {
+    free(Out);
+    Out = nullptr;
+  }
+  return Out;
 }
 
-/// The absolute folded path: Spec with %p expanded, or the default
-/// <cwd>/<program basename>.folded when Spec is null. Relative paths are
-/// taken against the start-up directory, so a later chdir does not move the
-/// profile. Returns a malloc'd string or null. Start-up only.
+/// The absolute folded path (output::foldedPathFor): Spec with %p expanded
+/// (kept when Pid < 0), or the default <cwd>/<program basename>.folded when
+/// Spec is null. Relative paths are taken against the start-up directory,
+/// so a later chdir does not move the profile. Returns a malloc'd string or
+/// null. Start-up and fork child only.
 static char *resolveOutputPath(const char *Spec, int Pid) {
-  char *Out = nullptr;
-  size_t Len = 0;
-  bool Ok = true;
-  if (!Spec || Spec[0] != '/') {
-    char Cwd[PATH_MAX];
-    if (!getcwd(Cwd, sizeof(Cwd)))
-      return nullptr;
-    Ok = append(Out, Len, Cwd, strlen(Cwd));
-    if (Ok && (Len == 0 || Out[Len - 1] != '/'))
-      Ok = append(Out, Len, "/", 1);
-  }
-  if (!Spec) {
-    const char *Program = State.CommandSize ? State.Command : "";
-    const char *Base = strrchr(Program, '/');
-    Base = Base ? Base + 1 : Program;
-    if (!*Base)
-      Base = "a.out";
-    Ok = Ok && append(Out, Len, Base, strlen(Base)) &&
-         append(Out, Len, ".folded", 7);
-    return Ok ? Out : (free(Out), nullptr);
-  }
-  for (const char *P = Spec; *P && Ok; ++P) {
-    if (P[0] == '%' && P[1] == 'p' && Pid >= 0) {
-      char Digits[16];
-      int N = snprintf(Digits, sizeof(Digits), "%d", Pid);
-      Ok = append(Out, Len, Digits, static_cast<size_t>(N));
-      ++P;
-    } else {
-      Ok = append(Out, Len, P, 1);
-    }
-  }
-  return Ok ? Out : (free(Out), nullptr);
+  char Cwd[PATH_MAX] = "";
+  if ((!Spec || Spec[0] != '/') && !getcwd(Cwd, sizeof(Cwd)))
+    return nullptr;
+  const char *Program = State.CommandSize ? State.Command : "";
+  return mallocPath([&](char *Out, size_t Size) {
+    return output::foldedPathFor(Out, Size, Spec, Cwd, Program, Pid);
+  });
 }
 
-/// Whether Path can be written: not a directory, and a file can be created
-/// beside it. Returns 0 or an errno. Leaves nothing behind. Start-up only;
-/// the write at exit is the authoritative check.
-static int checkWritable(const char *Path, int Pid) {
-  struct stat St;
-  if (stat(Path, &St) == 0 && S_ISDIR(St.st_mode))
-    return EISDIR;
-  char *Probe = temporaryPathFor(Path, Pid);
-  if (!Probe)
-    return ENOMEM;
+static char *sprofPathOf(const char *Folded) {
+  return mallocPath([&](char *Out, size_t Size) {
+    return output::sprofPathFor(Out, Size, Folded);
+  });
+}
+
+static char *allocPathOf(const char *Folded) {
+  return mallocPath([&](char *Out, size_t Size) {
+    return output::allocPathFor(Out, Size, Folded);
+  });
+}
+
+/// Whether a profile can be written to Path (docs/formats.md, "Output
+/// paths"): for a regular or new file, a file can be created beside its
+/// final target (a probe, removed at once); a device or FIFO is only
+/// checked for write permission (opening a FIFO would end its reader's
+/// input). Returns 0 or an errno, with Kind the target's kind and Problem
+/// the words for the errno where strerror's would mislead (else null).
+/// Leaves nothing behind. Start-up only; the write at exit is the
+/// authoritative check.
+static int checkWritable(const char *Path, int Pid, output::TargetKind &Kind,
+                         const char *&Problem) {
+  output::Target T;
+  Problem = nullptr;
+  int Err = output::resolveTarget(Path, T);
+  if (!Err && (Err = output::checkKind(T)) != 0)
+    Problem = output::describeProblem(Err, T);
+  if (Err)
+    return Err;
+  Kind = T.Kind;
+  if (!output::isRegular(T.Kind))
+    return faccessat(AT_FDCWD, T.Path, W_OK, AT_EACCESS) == 0 ? 0 : errno;
+  char Probe[PATH_MAX + 32];
+  if (output::temporaryPathFor(Probe, sizeof(Probe), T.Path, Pid) >=
+      sizeof(Probe))
+    return ENAMETOOLONG;
   // A signal that kills the program between open and unlink would leave the
   // probe behind (test/Stress/signals.c found it: SIGTERM during start-up),
   // so every signal waits the few microseconds until it is gone; it is then
@@ -170,32 +173,33 @@ static int checkWritable(const char *Path, int Pid) {
   pthread_sigmask(SIG_BLOCK, &All, &Saved);
   int FD;
   do
-    FD = open(Probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    FD = open(Probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+              0600);
   while (FD < 0 && errno == EINTR);
-  int Err = FD < 0 && errno != EEXIST ? errno : 0;
+  Err = FD < 0 && errno != EEXIST ? errno : 0;
   if (FD >= 0) {
     close(FD);
     unlink(Probe);
   }
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
-  scratchFree(Probe);
   return Err;
 }
 
 /// The folded path of a fork child with pid Pid: the template's %p
-/// expanded, or ".<pid>" inserted before ".folded". Malloc'd or null.
+/// expanded, or output::forkChildPathFor (".<pid>" inserted before
+/// ".folded") when the parent's folded path is a regular file; null when it
+/// is a device or FIFO (no file is made beside those: the child is not
+/// profiled) or on failure. Malloc'd.
 static char *childFoldedPath(int Pid) {
   if (State.PathTemplate)
     return resolveOutputPath(State.PathTemplate, Pid);
   const char *Path = State.FoldedPath;
-  size_t Len = strlen(Path), Keep = Len;
-  if (Len >= 7 && strcmp(Path + Len - 7, ".folded") == 0)
-    Keep = Len - 7;
-  size_t Size = Len + 24;
-  char *Out = static_cast<char *>(malloc(Size));
-  if (Out)
-    snprintf(Out, Size, "%.*s.%d%s", int(Keep), Path, Pid, Path + Keep);
-  return Out;
+  output::TargetKind Kind;
+  if (targetKindOf(Path, Kind) == 0 && !output::isRegular(Kind))
+    return nullptr;
+  return mallocPath([&](char *Out, size_t Size) {
+    return output::forkChildPathFor(Out, Size, Path, Pid);
+  });
 }
 
 /// In the child of fork: its own (empty) profile at its own path, and
@@ -205,7 +209,7 @@ static void atForkChild() {
     return;
   int Pid = getpid();
   char *Folded = childFoldedPath(Pid);
-  char *Sprof = Folded ? sprofPathFor(Folded) : nullptr;
+  char *Sprof = Folded ? sprofPathOf(Folded) : nullptr;
   if (!Sprof) {
     free(Folded);
     State.Active = false; // Nowhere to write: the child is not profiled.
@@ -215,8 +219,8 @@ static void atForkChild() {
   State.SprofPath = Sprof;
   if (State.AllocFoldedPath) {
     resetAllocationsAfterFork();
-    char *AllocFolded = allocPathFor(Folded);
-    char *AllocSprof = AllocFolded ? sprofPathFor(AllocFolded) : nullptr;
+    char *AllocFolded = allocPathOf(Folded);
+    char *AllocSprof = AllocFolded ? sprofPathOf(AllocFolded) : nullptr;
     if (AllocSprof) {
       State.AllocFoldedPath = AllocFolded;
       State.AllocSprofPath = AllocSprof;
@@ -235,11 +239,12 @@ static void atForkChild() {
 /// The program's CPU time when writeInCopy made its copy, or 0.
 static uint64_t CopiedCpuNs;
 
-/// Writes the profile as it stands (both files, atomically, and the
-/// allocation profile's two when it is on). Returns 0 or the first errno,
-/// Result.FailedPath naming the file. Normal context.
+/// Writes the profile as it stands (writeProfile: both files, atomically,
+/// and the allocation profile's two when it is on and the folded stacks
+/// went to a regular file). Final is false for a periodic flush. Returns 0
+/// or the first errno, Result.FailedPath naming the file. Normal context.
 static int writeNow(WriteResult &Result, WriteResult &AllocResult,
-                    RunInfo &Run) {
+                    RunInfo &Run, bool Final) {
   Run.Command = State.Command;
   Run.CommandSize = State.CommandSize;
   Run.Pid = State.Pid;
@@ -254,12 +259,15 @@ static int writeNow(WriteResult &Result, WriteResult &AllocResult,
   Run.AllocRate = static_cast<uint64_t>(State.Config.AllocRate);
   memset(&AllocResult, 0, sizeof(AllocResult));
   pthread_mutex_lock(&WriteLock);
-  int Err = writeProfile(State.FoldedPath, State.SprofPath, Run, Result);
-  if (!Err && State.AllocFoldedPath) {
+  int Err = writeProfile(State.FoldedPath, State.SprofPath, Run, Result,
+                         ProfileType::Cpu, Final);
+  if (!Err && State.AllocFoldedPath && !Result.InPlace) {
     Err = writeProfile(State.AllocFoldedPath, State.AllocSprofPath, Run,
-                       AllocResult, ProfileType::Alloc);
-    if (Err)
+                       AllocResult, ProfileType::Alloc, Final);
+    if (Err) {
       Result.FailedPath = AllocResult.FailedPath;
+      Result.Problem = AllocResult.Problem;
+    }
   }
   pthread_mutex_unlock(&WriteLock);
   return Err;
@@ -272,11 +280,11 @@ static void flushProfile() {
   RunInfo Run;
   if (FinalWritten.load())
     return;
-  int Err = writeNow(Result, AllocResult, Run);
+  int Err = writeNow(Result, AllocResult, Run, /*Final=*/false);
   if (Err && !Reported) {
     Reported = true;
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
-                 strerror(Err));
+                 Result.Problem ? Result.Problem : strerror(Err));
   }
 }
 
@@ -306,10 +314,10 @@ static void writeFinalProfile(bool InCopy = false) {
   stopSampling();
   RunInfo Run;
   WriteResult Result, AllocResult;
-  int Err = writeNow(Result, AllocResult, Run);
+  int Err = writeNow(Result, AllocResult, Run, /*Final=*/true);
   if (Err) {
     printMessage("cannot write profile '%s': %s", Result.FailedPath,
-                 strerrordesc_np(Err));
+                 Result.Problem ? Result.Problem : strerrordesc_np(Err));
   } else if (!State.Config.Quiet) {
     char Extra[64] = "";
     if (Result.Truncated)
@@ -318,7 +326,7 @@ static void writeFinalProfile(bool InCopy = false) {
     uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
     // The allocation profile, when on, at the end of the same line.
     char Alloc[PATH_MAX + 96] = "";
-    if (State.AllocFoldedPath)
+    if (State.AllocFoldedPath && !Result.InPlace)
       snprintf(Alloc, sizeof(Alloc),
                "; about %llu allocations, %llu bytes, wrote %s",
                (unsigned long long)AllocResult.SampleCount,
@@ -343,13 +351,6 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnSampler(int) { writeFinalProfile(); }
 
-/// Removes Final's temporary file, if left. Async-signal-safe.
-static void unlinkTemporaryOf(const char *Final, int Pid) {
-  char Path[PATH_MAX + 32];
-  if (Final && formatTemporaryPath(Path, sizeof(Path), Final, Pid))
-    (void)unlink(Path);
-}
-
 /// SIGINT/SIGTERM while the program has one thread (the ticker, which
 /// must never write, times the samples; no sampler pthread): the
 /// interrupted code may be anywhere, inside malloc or stdio too, so the
@@ -358,7 +359,7 @@ static void unlinkTemporaryOf(const char *Final, int Pid) {
 /// wait for), and this thread waits for it, bounded. The writer takes no
 /// memory from malloc, but a copy that fails or hangs all the same costs
 /// the profile, never the program: its temporary files are removed.
-/// Async-signal-safe (clone, wait4, kill, unlink, nanosleep).
+/// Async-signal-safe (clone, wait4, kill, nanosleep, removeTemporaryOf).
 static void writeInCopy() {
   if (!State.Active || getpid() != State.Pid || FinalWritten.load())
     return;
@@ -394,10 +395,10 @@ static void writeInCopy() {
     static const char Lost[] =
         "spinelprof: the profile could not be written at the signal\n";
     (void)writeAll(2, Lost, sizeof(Lost) - 1);
-    unlinkTemporaryOf(State.FoldedPath, State.Pid);
-    unlinkTemporaryOf(State.SprofPath, State.Pid);
-    unlinkTemporaryOf(State.AllocFoldedPath, State.Pid);
-    unlinkTemporaryOf(State.AllocSprofPath, State.Pid);
+    removeTemporaryOf(State.FoldedPath, State.Pid);
+    removeTemporaryOf(State.SprofPath, State.Pid);
+    removeTemporaryOf(State.AllocFoldedPath, State.Pid);
+    removeTemporaryOf(State.AllocSprofPath, State.Pid);
   }
   FinalWritten.store(true);
 }
@@ -450,6 +451,62 @@ static void installTerminatingHandlers() {
   }
 }
 
+/// Settles the profile's paths (docs/formats.md, "Output paths"): the
+/// folded path, its %p template, and the .sprof beside it when the folded
+/// path's target (Kind) is a regular file. Returns false, after one line on
+/// stderr, when there is nowhere to write. Start-up only.
+static bool settleOutputPaths(const char *Output, output::TargetKind &Kind) {
+  State.FoldedPath = resolveOutputPath(Output, State.Pid);
+  if (!State.FoldedPath) {
+    printMessage("cannot resolve the profile path '%s': %s; profiling is off",
+                 Output ? Output : "(default)", strerror(errno));
+    return false;
+  }
+  if (Output && strstr(Output, "%p"))
+    State.PathTemplate = resolveOutputPath(Output, -1);
+  const char *BadPath = State.FoldedPath, *Problem;
+  int Err = checkWritable(State.FoldedPath, State.Pid, Kind, Problem);
+  if (!Err && output::isRegular(Kind)) {
+    output::TargetKind SprofKind;
+    State.SprofPath = sprofPathOf(State.FoldedPath);
+    BadPath = State.SprofPath ? State.SprofPath : BadPath;
+    Err = State.SprofPath ? checkWritable(State.SprofPath, State.Pid,
+                                          SprofKind, Problem)
+                          : ENOMEM;
+  }
+  if (Err) {
+    printMessage("cannot write profile '%s': %s; profiling is off", BadPath,
+                 Problem ? Problem : strerror(Err));
+    return false;
+  }
+  return true;
+}
+
+/// SPINEL_PROFILE_ALLOC=1: the allocation profile's paths, and allocation
+/// sampling started; off, after one line on stderr, when the folded stacks
+/// go to a device or FIFO (FoldedKind: no file is made beside those) or
+/// sampling cannot start. Start-up only.
+static void startAllocationProfile(output::TargetKind FoldedKind) {
+  if (!output::isRegular(FoldedKind)) {
+    printMessage("'%s' is a %s, which takes the folded stacks alone; "
+                 "allocation profiling is off",
+                 State.FoldedPath, output::kindName(FoldedKind));
+    return;
+  }
+  State.AllocFoldedPath = allocPathOf(State.FoldedPath);
+  State.AllocSprofPath =
+      State.AllocFoldedPath ? sprofPathOf(State.AllocFoldedPath) : nullptr;
+  int Err = State.AllocSprofPath
+                ? startAllocationSampling(
+                      static_cast<uint64_t>(State.Config.AllocRate))
+                : ENOMEM;
+  if (Err) {
+    printMessage("cannot sample allocations: %s; allocation profiling is off",
+                 strerror(Err));
+    State.AllocFoldedPath = State.AllocSprofPath = nullptr;
+  }
+}
+
 /// Starts the profiler. Runs once, single-threaded, before the program's
 /// constructors (priority 101 is the earliest not reserved).
 __attribute__((constructor(101))) static void startProfiler() {
@@ -488,29 +545,12 @@ __attribute__((constructor(101))) static void startProfiler() {
   State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
   State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
   State.Command = readCommandLine(State.CommandSize);
-  State.FoldedPath = resolveOutputPath(Output, State.Pid);
-  if (!State.FoldedPath) {
-    printMessage("cannot resolve the profile path '%s': %s; profiling is off",
-                 Output ? Output : "(default)", strerror(errno));
+  output::TargetKind FoldedKind;
+  if (!settleOutputPaths(Output, FoldedKind)) {
     errno = SavedErrno;
     return;
   }
-  State.SprofPath = sprofPathFor(State.FoldedPath);
-  if (Output && strstr(Output, "%p"))
-    State.PathTemplate = resolveOutputPath(Output, -1);
-  const char *BadPath = State.FoldedPath;
-  int Err = State.SprofPath ? checkWritable(State.FoldedPath, State.Pid)
-                            : ENOMEM;
-  if (!Err) {
-    BadPath = State.SprofPath;
-    Err = checkWritable(State.SprofPath, State.Pid);
-  }
-  if (Err) {
-    printMessage("cannot write profile '%s': %s; profiling is off", BadPath,
-                 strerror(Err));
-    errno = SavedErrno;
-    return;
-  }
+  int Err;
   if ((Err = initSampleTable()) != 0) {
     printMessage("cannot reserve memory for samples: %s; profiling is off",
                  strerror(Err));
@@ -525,21 +565,8 @@ __attribute__((constructor(101))) static void startProfiler() {
   }
   // Before any sample: the handler looks program counters up in it.
   (void)initNativeFrames();
-  if (State.Config.Alloc) {
-    State.AllocFoldedPath = allocPathFor(State.FoldedPath);
-    State.AllocSprofPath =
-        State.AllocFoldedPath ? sprofPathFor(State.AllocFoldedPath) : nullptr;
-    Err = State.AllocSprofPath
-              ? startAllocationSampling(
-                    static_cast<uint64_t>(State.Config.AllocRate))
-              : ENOMEM;
-    if (Err) {
-      printMessage("cannot sample allocations: %s; allocation profiling is "
-                   "off",
-                   strerror(Err));
-      State.AllocFoldedPath = State.AllocSprofPath = nullptr;
-    }
-  }
+  if (State.Config.Alloc)
+    startAllocationProfile(FoldedKind);
   State.Active = true;
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);

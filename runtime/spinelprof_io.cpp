@@ -6,6 +6,7 @@
 #include "spinelprof_io.h"
 
 #include "spinelprof_scratch.h"
+#include "spinelprof/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,12 +55,11 @@ void printMessage(const char *Format, ...) {
   errno = SavedErrno;
 }
 
-BufferedFile::BufferedFile(const char *Path) {
-  do
-    FD = ::open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  while (FD < 0 && errno == EINTR);
+BufferedFile::BufferedFile(int FD, uint64_t DeadlineNs)
+    : FD(FD), DeadlineNs(DeadlineNs) {
   if (FD < 0) {
-    Error = errno;
+    Error = -FD;
+    this->FD = -1;
     return;
   }
   Buffer = static_cast<char *>(scratchAlloc(Capacity));
@@ -75,7 +75,7 @@ BufferedFile::~BufferedFile() {
 void BufferedFile::flush() {
   if (Used == 0 || Error)
     return;
-  Error = writeAll(FD, Buffer, Used);
+  Error = output::writeAllBefore(FD, Buffer, Used, DeadlineNs);
   Used = 0;
 }
 
@@ -87,7 +87,7 @@ void BufferedFile::write(const void *Data, size_t Size) {
     flush();
     if (Size >= Capacity) {
       if (!Error)
-        Error = writeAll(FD, Data, Size);
+        Error = output::writeAllBefore(FD, Data, Size, DeadlineNs);
       return;
     }
   }

@@ -28,8 +28,11 @@ void printMessage(const char *Format, ...)
 /// not for signal handlers.
 class BufferedFile {
 public:
-  /// Creates (truncating) Path with mode 0666 & ~umask. Check error().
-  explicit BufferedFile(const char *Path);
+  /// Writes to FD, which it owns from now on (close() closes it): a file
+  /// opened by output::openForWriting, or its -errno, which error() then
+  /// says. A device or FIFO that does not take the data is waited for
+  /// until DeadlineNs (CLOCK_MONOTONIC), then the error is ETIMEDOUT.
+  BufferedFile(int FD, uint64_t DeadlineNs);
   ~BufferedFile();
   BufferedFile(const BufferedFile &) = delete;
   BufferedFile &operator=(const BufferedFile &) = delete;
@@ -52,6 +55,7 @@ private:
   void flush();
 
   int FD = -1;
+  uint64_t DeadlineNs;
   int Error = 0;
   size_t Used = 0;
   uint64_t Bytes = 0;

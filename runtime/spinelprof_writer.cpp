@@ -26,63 +26,42 @@
 
 namespace spinelprof {
 
-char *sprofPathFor(const char *FoldedPath) {
-  static const char Folded[] = ".folded", Sprof[] = ".sprof";
-  size_t Len = strlen(FoldedPath);
-  size_t Keep = Len;
-  if (Len >= sizeof(Folded) - 1 &&
-      strcmp(FoldedPath + Len - (sizeof(Folded) - 1), Folded) == 0)
-    Keep = Len - (sizeof(Folded) - 1);
-  char *Out = static_cast<char *>(malloc(Keep + sizeof(Sprof)));
-  if (!Out)
-    return nullptr;
-  memcpy(Out, FoldedPath, Keep);
-  memcpy(Out + Keep, Sprof, sizeof(Sprof));
-  return Out;
+namespace {
+/// One file of the profile: its target and, for a regular file, the
+/// temporary it is written under. From scratchAlloc: two PATH_MAX names
+/// are too much for a small thread's stack.
+struct OutputFile {
+  output::Target Target;
+  char Temp[PATH_MAX + 32];
+};
+} // namespace
+
+/// Removes O's temporary, if it has one. Async-signal-safe.
+static void removeTemporary(const OutputFile &O) {
+  if (O.Temp[0])
+    (void)unlink(O.Temp);
 }
 
-char *allocPathFor(const char *FoldedPath) {
-  static const char Folded[] = ".folded", Alloc[] = ".alloc.folded";
-  size_t Len = strlen(FoldedPath);
-  size_t Keep = Len;
-  if (Len >= sizeof(Folded) - 1 &&
-      strcmp(FoldedPath + Len - (sizeof(Folded) - 1), Folded) == 0)
-    Keep = Len - (sizeof(Folded) - 1);
-  char *Out = static_cast<char *>(malloc(Keep + sizeof(Alloc)));
-  if (!Out)
-    return nullptr;
-  memcpy(Out, FoldedPath, Keep);
-  memcpy(Out + Keep, Alloc, sizeof(Alloc));
-  return Out;
+void removeTemporaryOf(const char *FinalPath, int Pid) {
+  if (!FinalPath)
+    return;
+  auto *O = static_cast<OutputFile *>(scratchAlloc(sizeof(OutputFile)));
+  if (O && output::resolveTarget(FinalPath, O->Target) == 0 &&
+      output::isRegular(O->Target.Kind) &&
+      output::temporaryPathFor(O->Temp, sizeof(O->Temp), O->Target.Path,
+                               Pid) < sizeof(O->Temp))
+    (void)unlink(O->Temp);
+  scratchFree(O);
 }
 
-bool formatTemporaryPath(char *Out, size_t Size, const char *FinalPath,
-                         int Pid) {
-  static const char Suffix[] = ".tmp-";
-  size_t Len = strlen(FinalPath);
-  char Digits[12];
-  int N = 0;
-  for (unsigned V = unsigned(Pid); N == 0 || V; V /= 10)
-    Digits[N++] = char('0' + V % 10);
-  if (Len + sizeof(Suffix) - 1 + size_t(N) + 1 > Size)
-    return false;
-  memcpy(Out, FinalPath, Len);
-  memcpy(Out + Len, Suffix, sizeof(Suffix) - 1);
-  Len += sizeof(Suffix) - 1;
-  while (N)
-    Out[Len++] = Digits[--N];
-  Out[Len] = '\0';
-  return true;
-}
-
-char *temporaryPathFor(const char *FinalPath, int Pid) {
-  size_t Size = strlen(FinalPath) + 32;
-  char *Out = static_cast<char *>(scratchAlloc(Size));
-  if (Out && !formatTemporaryPath(Out, Size, FinalPath, Pid)) {
-    scratchFree(Out);
-    Out = nullptr;
-  }
-  return Out;
+int targetKindOf(const char *Path, output::TargetKind &Kind) {
+  auto *T = static_cast<output::Target *>(scratchAlloc(sizeof(output::Target)));
+  if (!T)
+    return ENOMEM;
+  int Err = output::resolveTarget(Path, *T);
+  Kind = T->Kind;
+  scratchFree(T);
+  return Err;
 }
 
 namespace {
@@ -409,23 +388,53 @@ static void writeSprofFile(BufferedFile &File, ProfileType Type,
   File.write(StackCount ? "\n  ]\n}\n" : "]\n}\n");
 }
 
-/// Writes one file under its temporary name; returns 0 or an errno.
+/// Writes one file of the profile to its target as its kind says: a
+/// regular file under its temporary name (renamed later by
+/// output::publish), a device or FIFO in place, within
+/// output::InPlaceDeadlineNs. Returns 0 or an errno, with Problem set from
+/// output::describeProblem; after a failure no temporary is left.
 template <typename Body>
-static int writeTemporary(const char *TempPath, uint64_t *Bytes, Body Write) {
-  BufferedFile File(TempPath);
-  if (File.error())
-    return File.error();
-  Write(File);
+static int writeOutput(OutputFile &O, int Pid, uint64_t *Bytes,
+                       const char *&Problem, Body Write) {
+  uint64_t Deadline = output::monotonicNs() + output::InPlaceDeadlineNs;
+  BufferedFile File(
+      output::openForWriting(O.Target, Pid, O.Temp, sizeof(O.Temp)), Deadline);
+  if (!File.error())
+    Write(File);
   int Err = File.close();
   if (Bytes)
     *Bytes = File.bytesWritten();
+  if (Err) {
+    removeTemporary(O);
+    Problem = output::describeProblem(Err, O.Target);
+  }
+  return Err;
+}
+
+/// Resolves the targets of the profile's files (docs/formats.md, "Output
+/// paths"): the folded path's, and the .sprof's when the folded stacks go
+/// to a regular file. Returns 0 or an errno, with Out's failure fields set.
+static int resolveOutputs(const char *FoldedPath, const char *SprofPath,
+                          OutputFile &Folded, OutputFile &Sprof,
+                          bool &HasSprof, WriteResult &Out) {
+  Folded.Temp[0] = Sprof.Temp[0] = '\0';
+  HasSprof = false;
+  int Err = output::resolveTarget(FoldedPath, Folded.Target);
   if (Err)
-    (void)unlink(TempPath);
+    return Err;
+  Out.InPlace = !output::isRegular(Folded.Target.Kind);
+  if (Out.InPlace || !SprofPath)
+    return 0;
+  HasSprof = true;
+  Err = output::resolveTarget(SprofPath, Sprof.Target);
+  if (Err)
+    Out.FailedPath = SprofPath;
   return Err;
 }
 
 int writeProfile(const char *FoldedPath, const char *SprofPath,
-                 const RunInfo &Run, WriteResult &Out, ProfileType Type) {
+                 const RunInfo &Run, WriteResult &Out, ProfileType Type,
+                 bool Final) {
   bool Alloc = Type == ProfileType::Alloc;
   const SampleTable &Table = Alloc ? allocSamples() : cpuSamples();
   memset(&Out, 0, sizeof(Out));
@@ -433,12 +442,26 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   Out.Dropped = Alloc ? allocObjects(Table.dropped()) : Table.dropped();
   Out.Truncated = Alloc ? allocTruncated() : truncatedSamples();
 
+  auto *Files = static_cast<OutputFile *>(scratchAlloc(2 * sizeof(OutputFile)));
+  if (!Files)
+    return ENOMEM;
+  OutputFile &FoldedFile = Files[0], &SprofFile = Files[1];
+  bool HasSprof;
+  int Err = resolveOutputs(FoldedPath, SprofPath, FoldedFile, SprofFile,
+                           HasSprof, Out);
+  if (Err || (Out.InPlace && !Final)) {
+    scratchFree(Files);
+    return Err;
+  }
+
   // Every Ready slot, then duplicates of a (thread, stack) merged.
   size_t SlotCount = Table.claimedCount(), StackCount = 0;
   StackRecord *Stacks = static_cast<StackRecord *>(
       scratchAlloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
-  if (!Stacks)
+  if (!Stacks) {
+    scratchFree(Files);
     return ENOMEM;
+  }
   for (size_t I = 0; I < SlotCount; ++I) {
     const SampleSlot *Claimed = Table.claimedSlot(I);
     if (!Claimed)
@@ -493,11 +516,7 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
       scratchAlloc((TotalFrames ? TotalFrames : 1) * sizeof(*FrameOrder)));
   uint32_t *Tids = static_cast<uint32_t *>(
       scratchAlloc((StackCount ? StackCount : 1) * sizeof(uint32_t)));
-  char *FoldedTemp = temporaryPathFor(FoldedPath, Run.Pid);
-  char *SprofTemp = temporaryPathFor(SprofPath, Run.Pid);
-  int Err = 0;
-  if (!Lines || !Sorted || !IndexOfSorted || !FrameOrder || !Tids ||
-      !FoldedTemp || !SprofTemp)
+  if (!Lines || !Sorted || !IndexOfSorted || !FrameOrder || !Tids)
     Err = ENOMEM;
 
   size_t LineCount = 0, FrameCount = 0, TidCount = 0;
@@ -568,34 +587,36 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
   }
 
   if (!Err)
-    Err = writeTemporary(FoldedTemp, &Out.FoldedBytes, [&](BufferedFile &F) {
-      writeFoldedFile(F, Pool, Lines, LineCount);
-    });
-  if (!Err) {
-    Err = writeTemporary(SprofTemp, nullptr, [&](BufferedFile &F) {
-      writeSprofFile(F, Type, FoldedPath, Run, Out, Stacks, StackCount, Sorted,
-                     IndexOfSorted, FrameOrder, FrameCount, Tids, TidCount);
-    });
+    Err = writeOutput(FoldedFile, Run.Pid, &Out.FoldedBytes, Out.Problem,
+                      [&](BufferedFile &F) {
+                        writeFoldedFile(F, Pool, Lines, LineCount);
+                      });
+  if (!Err && HasSprof) {
+    Err = writeOutput(SprofFile, Run.Pid, nullptr, Out.Problem,
+                      [&](BufferedFile &F) {
+                        writeSprofFile(F, Type, FoldedPath, Run, Out, Stacks,
+                                       StackCount, Sorted, IndexOfSorted,
+                                       FrameOrder, FrameCount, Tids, TidCount);
+                      });
     if (Err) {
       Out.FailedPath = SprofPath;
-      (void)unlink(FoldedTemp);
+      removeTemporary(FoldedFile);
     }
   }
   if (!Err) {
-    if (rename(FoldedTemp, FoldedPath) != 0) {
-      Err = errno;
-      (void)unlink(FoldedTemp);
-      (void)unlink(SprofTemp);
-    } else if (rename(SprofTemp, SprofPath) != 0) {
+    if ((Err = output::publish(FoldedFile.Target, FoldedFile.Temp)) != 0) {
+      removeTemporary(FoldedFile);
+      if (HasSprof)
+        removeTemporary(SprofFile);
+    } else if (HasSprof && (Err = output::publish(SprofFile.Target,
+                                                  SprofFile.Temp)) != 0) {
       // The folded file alone is still a complete, valid profile.
-      Err = errno;
       Out.FailedPath = SprofPath;
-      (void)unlink(SprofTemp);
+      removeTemporary(SprofFile);
     }
   }
 
-  scratchFree(SprofTemp);
-  scratchFree(FoldedTemp);
+  scratchFree(Files);
   scratchFree(Tids);
   scratchFree(FrameOrder);
   scratchFree(IndexOfSorted);

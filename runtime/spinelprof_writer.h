@@ -1,13 +1,16 @@
 //===- spinelprof_writer.h - Folded stacks and the .sprof profile -*- C++ -*-===//
 //
 // Turns a sample table into the two files of docs/formats.md: the CPU
-// profile, or the allocation profile (<name>.alloc.folded/.sprof). Each is
-// written under a temporary name in its final directory and renamed into
-// place, so a failed or interrupted write never leaves a half-written file.
+// profile, or the allocation profile (<name>.alloc.folded/.sprof). A file
+// whose target is a regular file is written under a temporary name beside
+// that target and renamed onto it, so a failed or interrupted write never
+// leaves a half-written file; a device or FIFO is written in place.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_WRITER_H
 #define SPINELPROF_WRITER_H
+
+#include "spinelprof/output.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,34 +46,37 @@ struct WriteResult {
   double AchievedHz;
   uint64_t FoldedBytes;
   const char *FailedPath; // On failure: the final path that was not written.
+  /// On failure: words for it where strerror's would mislead (a FIFO with
+  /// no reader, a socket), from output::describeProblem; else null.
+  const char *Problem;
+  /// The folded path's target is a character device or FIFO: the folded
+  /// stacks went there (at exit), and nothing else was written.
+  bool InPlace;
 };
 
-/// The .sprof path for a folded path (docs/formats.md): a trailing ".folded"
-/// replaced by ".sprof", else ".sprof" appended. Returns a malloc'd string.
-char *sprofPathFor(const char *FoldedPath);
+/// Removes the temporary file a writer with pid Pid may have left for
+/// FinalPath: "<final target>.tmp-<pid>" (spinelprof/output.h), when the
+/// target is a regular file. Async-signal-safe.
+void removeTemporaryOf(const char *FinalPath, int Pid);
 
-/// The temporary name a final path is written under before the rename,
-/// "<final>.tmp-<pid>", into Out (Size bytes). Returns false if it does not
-/// fit. Async-signal-safe.
-bool formatTemporaryPath(char *Out, size_t Size, const char *FinalPath,
-                         int Pid);
+/// What Path's final target is (output::resolveTarget), with the target's
+/// name in memory from scratchAlloc rather than on a small thread's stack.
+/// Returns 0 or an errno. Async-signal-safe.
+int targetKindOf(const char *Path, output::TargetKind &Kind);
 
-/// The same in a string from scratchAlloc (free it with scratchFree), or
-/// null.
-char *temporaryPathFor(const char *FinalPath, int Pid);
-
-/// The allocation profile's folded path for the CPU profile's: a trailing
-/// ".folded" replaced by ".alloc.folded", else ".alloc.folded" appended.
-/// Returns a malloc'd string.
-char *allocPathFor(const char *FoldedPath);
-
-/// Writes both files of a profile from its table. Returns 0 or the errno of the
-/// first failure (then no file is left behind and Out.FailedPath says
-/// which). One writer at a time; sampling may still run (a periodic flush
-/// sees the samples recorded so far); may allocate.
+/// Writes a profile from its table as docs/formats.md, "Output paths",
+/// says: the folded stacks and, when the folded path's target is a regular
+/// file and SprofPath is not null, the .sprof; a device or FIFO gets the
+/// folded stacks alone, in place (Out.InPlace). Final is false for a
+/// periodic flush, which writes regular files only (a device or FIFO gets
+/// the profile once, at exit). Returns 0 or the errno of the first failure
+/// (then no temporary is left, no regular file is half-written, and
+/// Out.FailedPath and Out.Problem say which and why). One writer at a time;
+/// sampling may still run (a periodic flush sees the samples recorded so
+/// far); takes its memory from spinelprof_scratch.h.
 int writeProfile(const char *FoldedPath, const char *SprofPath,
                  const RunInfo &Run, WriteResult &Out,
-                 ProfileType Type = ProfileType::Cpu);
+                 ProfileType Type = ProfileType::Cpu, bool Final = true);
 
 } // namespace spinelprof
 

@@ -123,3 +123,29 @@ if node and all(os.path.isdir(os.path.join(web, 'node_modules', m))
     config.substitutions.append(('%web', web))
 else:
     missing_consumer('node or test/tools/web/node_modules missing (npm ci --prefix test/tools/web)')
+
+# Profiles written to a character device (docs/formats.md, "Output paths")
+# are tested on a null device made with mknod in the tests' own directory,
+# never on /dev/null. That needs CAP_MKNOD and a file system without nodev;
+# elsewhere those tests say `REQUIRES: can-mknod` and are skipped.
+def can_mknod():
+    import stat
+    import tempfile
+    os.makedirs(config.test_exec_root, exist_ok=True)
+    directory = tempfile.mkdtemp(prefix='mknod-probe-', dir=config.test_exec_root)
+    try:
+        node = os.path.join(directory, 'null')
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        fd = os.open(node, os.O_WRONLY)
+        os.write(fd, b'probe')
+        os.close(fd)
+        return True
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+if can_mknod():
+    config.available_features.add('can-mknod')
+else:
+    lit_config.note('cannot make a character device with mknod here; '
+                    'tests of profiles written to a device are skipped')

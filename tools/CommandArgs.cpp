@@ -87,7 +87,7 @@ void writeOutput(const std::optional<std::string> &Path, const std::string &Cont
   if (!Path || *Path == "-")
     writeStandardOutput(Contents);
   else
-    writeFileAtomically(*Path, Contents);
+    writeOutputFile(*Path, Contents);
 }
 
 Profile applySelection(const std::string &Command, Profile P, const ParsedArgs &Args) {

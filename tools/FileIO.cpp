@@ -2,6 +2,8 @@
 #include "FileIO.h"
 #include "ToolError.h"
 
+#include "spinelprof/output.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -58,31 +60,33 @@ std::string readWholeFile(const std::string &Path) {
   return Contents;
 }
 
-void writeFileAtomically(const std::string &Path, std::string_view Contents) {
-  // The temporary lives beside the target so that rename(2) stays within
-  // one file system and is atomic.
-  std::string Temp = Path + ".tmp.XXXXXX";
-  int Fd = ::mkstemp(Temp.data());
+namespace {
+[[noreturn]] void throwOutputProblem(const std::string &Path, const char *What, int Err,
+                                     const output::Target &T) {
+  const char *Problem = output::describeProblem(Err, T);
+  throw InputError(Path + ": " + What + ": " + (Problem ? Problem : std::strerror(Err)));
+}
+} // namespace
+
+void writeOutputFile(const std::string &Path, std::string_view Contents) {
+  output::Target T;
+  if (int Err = output::resolveTarget(Path.c_str(), T))
+    throwOutputProblem(Path, "cannot write", Err, T);
+  char Temp[PATH_MAX + 32];
+  int Fd = output::openForWriting(T, ::getpid(), Temp, sizeof Temp);
   if (Fd < 0)
-    throw InputError(systemProblem(Path, "cannot create", errno));
-  // mkstemp creates 0600; an output file should get the usual umask mode.
-  mode_t Mask = ::umask(0);
-  ::umask(Mask);
-  ::fchmod(Fd, 0666 & ~Mask);
-  bool Written = writeAll(Fd, Contents);
-  int Err = errno;
-  if (::close(Fd) != 0 && Written) {
-    Written = false;
+    throwOutputProblem(Path, output::isRegular(T.Kind) ? "cannot create" : "cannot write", -Fd,
+                       T);
+  int Err = output::writeAllBefore(Fd, Contents.data(), Contents.size(),
+                                   output::monotonicNs() + output::InPlaceDeadlineNs);
+  if (::close(Fd) != 0 && !Err && errno != EINTR)
     Err = errno;
-  }
-  if (!Written) {
-    ::unlink(Temp.c_str());
-    throw InputError(systemProblem(Path, "cannot write", Err));
-  }
-  if (::rename(Temp.c_str(), Path.c_str()) != 0) {
-    Err = errno;
-    ::unlink(Temp.c_str());
-    throw InputError(systemProblem(Path, "cannot write", Err));
+  if (!Err)
+    Err = output::publish(T, Temp);
+  if (Err) {
+    if (Temp[0])
+      ::unlink(Temp);
+    throwOutputProblem(Path, "cannot write", Err, T);
   }
 }
 

@@ -3,6 +3,8 @@
 #include "FileIO.h"
 #include "ToolError.h"
 
+#include "spinelprof/output.h"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -70,9 +72,7 @@ Profile parseFoldedText(std::string_view Text, const std::string &Path) {
   Profile Result;
   Result.SourcePath = Path;
   // The runtime's allocation profile counts bytes (docs/formats.md).
-  constexpr std::string_view AllocSuffix = ".alloc.folded";
-  if (Path.size() >= AllocSuffix.size() &&
-      Path.compare(Path.size() - AllocSuffix.size(), AllocSuffix.size(), AllocSuffix) == 0)
+  if (output::endsWith(Path.c_str(), output::AllocFoldedSuffix))
     Result.Kind = ProfileKind::Alloc;
   std::unordered_map<std::string, uint32_t> FrameIndex;
   std::map<std::vector<uint32_t>, size_t> SampleIndex;

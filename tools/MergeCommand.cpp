@@ -5,15 +5,11 @@
 #include "ProfileWriters.h"
 #include "ToolError.h"
 
+#include "spinelprof/output.h"
+
 #include <cstdio>
 
 namespace spinelprof {
-
-namespace {
-bool endsWith(const std::string &S, const std::string &Suffix) {
-  return S.size() >= Suffix.size() && S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
-}
-} // namespace
 
 int runMergeCommand(const std::vector<std::string> &Args) {
   ParsedArgs A = parseCommandArgs("merge", Args, {"-o", "--to"}, {});
@@ -30,7 +26,8 @@ int runMergeCommand(const std::vector<std::string> &Args) {
     throw UsageError("merge", "only one profile can come from standard input");
   std::optional<std::string> Out = A.get("-o");
   // The format: --to, else the output's name (.sprof), else folded.
-  std::string To = A.get("--to").value_or(Out && endsWith(*Out, ".sprof") ? "sprof" : "folded");
+  std::string To = A.get("--to").value_or(
+      Out && output::endsWith(Out->c_str(), output::SprofSuffix) ? "sprof" : "folded");
   if (To != "sprof" && To != "folded")
     throw UsageError("merge", "--to needs 'sprof' or 'folded', got '" + To + "'");
   std::vector<Profile> Profiles;

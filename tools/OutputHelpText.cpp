@@ -37,8 +37,8 @@ constexpr const char FlamegraphHelpText[] =
     "\n" SPINELPROF_PROFILE_ARG
     "\n"
     "options:\n"
-    "  -o FILE          the page (default: standard output; `-` too); written\n"
-    "                   completely or not at all\n"
+    "  -o FILE          the page (default: standard output; `-` too); a file is\n"
+    "                   written completely or not at all, a device or FIFO in place\n"
     "  --title TEXT     the page's title (default: the PROFILE path)\n"
     "  --icicle         start with the root at the top\n" SPINELPROF_SELECTION_OPTIONS
     "  -h, --help       show this help\n"
@@ -63,8 +63,8 @@ constexpr const char ConvertHelpText[] =
     "options:\n"
     "  --to FORMAT      pprof, speedscope, folded or sprof (required)\n"
     "  -o FILE          the output (default: standard output; `-` too; pprof,\n"
-    "                   being binary, is not written to a terminal); written\n"
-    "                   completely or not at all\n"
+    "                   being binary, is not written to a terminal); a file is\n"
+    "                   written completely or not at all, a device or FIFO in place\n"
     "  --fold-runtime   charge runtime frames to their Ruby caller first\n" SPINELPROF_SELECTION_OPTIONS
     "  -h, --help       show this help\n"
     "\n"

@@ -5,27 +5,22 @@
 #include "SprofReader.h"
 #include "ToolError.h"
 
+#include "spinelprof/output.h"
+
 #include <fmt/format.h>
 
 #include <sys/stat.h>
 
 namespace spinelprof {
 
-namespace {
-bool endsWith(std::string_view S, std::string_view Suffix) {
-  return S.size() >= Suffix.size() && S.substr(S.size() - Suffix.size()) == Suffix;
-}
-} // namespace
-
 std::string sprofPathForFolded(const std::string &FoldedPath) {
-  constexpr std::string_view FoldedSuffix = ".folded";
-  if (endsWith(FoldedPath, FoldedSuffix))
-    return FoldedPath.substr(0, FoldedPath.size() - FoldedSuffix.size()) + ".sprof";
-  return FoldedPath + ".sprof";
+  std::string Out(output::sprofPathFor(nullptr, 0, FoldedPath.c_str()), '\0');
+  output::sprofPathFor(Out.data(), Out.size() + 1, FoldedPath.c_str());
+  return Out;
 }
 
 Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
-  if (endsWith(Path, ".sprof"))
+  if (output::endsWith(Path.c_str(), output::SprofSuffix))
     return readSprofFile(Path);
   // `perf script | stackcollapse-perf.pl | spinel-prof report -`
   if (Path == "-")

@@ -17,7 +17,7 @@
 namespace spinelprof {
 
 /// The .sprof that belongs to a folded path: a trailing ".folded" replaced
-/// by ".sprof", else ".sprof" appended.
+/// by ".sprof", else ".sprof" appended (output::sprofPathFor).
 std::string sprofPathForFolded(const std::string &FoldedPath);
 
 /// Receives a warning that does not stop the command.

@@ -19,6 +19,8 @@
 #include "SpinelLocator.h"
 #include "ToolError.h"
 
+#include "spinelprof/output.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -288,11 +290,16 @@ int buildProgram(const RunOptions &O, const std::string &Spinel, const std::stri
 /// are warnings; the program's exit status stands.
 void reportProfile(const std::string &Base) {
   namespace fs = std::filesystem;
-  std::string Folded = Base + ".folded", Sprof = Base + ".sprof", Html = Base + ".html";
+  std::string Folded = Base + output::FoldedSuffix, Sprof = sprofPathForFolded(Folded),
+              Html = Base + ".html";
   std::error_code EC;
   if (!fs::exists(Folded, EC)) {
     warn("the program wrote no profile (" + Folded +
          "); it ended before its exit handlers ran, or profiling was off");
+    return;
+  }
+  if (!fs::is_regular_file(Folded, EC)) {
+    warn("the profile went to " + Folded + ", which is not a regular file; no report");
     return;
   }
   // The flamegraph page, by spinel-prof's own `flamegraph` command.
@@ -349,17 +356,19 @@ int runRunCommand(const std::vector<std::string> &Args) {
   if (int Status = buildProgram(O, Search.Script, Binary))
     return Status;
 
-  // A profile left by an earlier run must not pass for this one's.
+  // A profile left by an earlier run must not pass for this one's. A
+  // symlink, device or FIFO put there stays: the profile goes through it.
   std::error_code EC;
   std::string Cwd = fs::current_path(EC).string();
-  std::string OutBase = (fs::path(Cwd) / Base).string();
-  fs::remove(OutBase + ".folded", EC);
-  fs::remove(OutBase + ".sprof", EC);
+  std::string OutFolded = (fs::path(Cwd) / Base).string() + output::FoldedSuffix;
+  for (const std::string &Stale : {OutFolded, sprofPathForFolded(OutFolded)})
+    if (fs::is_regular_file(fs::symlink_status(Stale, EC)))
+      fs::remove(Stale, EC);
 
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), O.ProgramArgs.begin(), O.ProgramArgs.end());
   ChildStatus Run = runChild(Argv,
-                             environmentWith({"SPINEL_PROFILE=" + OutBase + ".folded",
+                             environmentWith({"SPINEL_PROFILE=" + OutFolded,
                                               "SPINEL_PROFILE_QUIET=1"}),
                              -1, -1, -1);
   if (!Run.Started) {
