@@ -13,7 +13,7 @@ namespace spinelprof {
 
 namespace {
 
-// Generated from tools/flamegraph/page.html by tools/CMakeLists.txt.
+// Generated from tools/formats/flamegraph/page.html by tools/CMakeLists.txt.
 const char PageTemplate[] =
 #include "FlamegraphTemplate.inc"
     ;

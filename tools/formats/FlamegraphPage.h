@@ -1,7 +1,7 @@
 //===- FlamegraphPage.h - The self-contained interactive page ---*- C++ -*-===//
 //
 // `flamegraph` and `diff` write one HTML file with no network access: the
-// template (tools/flamegraph/page.html, embedded at build time) plus the
+// template (tools/formats/flamegraph/page.html, embedded at build time) plus the
 // profile as a call tree in JSON. The tree is sent in preorder as (depth,
 // frame) pairs — stacks sorted by frame name, so siblings come out in name
 // order and shared prefixes are sent once — and the samples as (node,
