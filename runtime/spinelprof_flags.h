@@ -22,9 +22,6 @@ namespace spinelprof {
   X(const char *, Mode, "SPINEL_PROFILE_MODE", "cpu", 0, 0,                    \
     "cpu: sample threads as they use CPU; wall: sample every registered "     \
     "thread on the wall clock, running or blocked")                            \
-  X(const char *, Timer, "SPINEL_PROFILE_TIMER", "auto", 0, 0,               \
-    "auto: while the program has one thread, the sampler runs on a clone() "   \
-    "helper glibc does not count; thread: on a pthread from the start")        \
   X(const char *, Weight, "SPINEL_PROFILE_WEIGHT", "samples", 0, 0,            \
     "the unit of the folded file: samples (counts) or time (microseconds)")   \
   X(int, FlushSec, "SPINEL_PROFILE_FLUSH_SEC", 0, 0, 86400,                    \

@@ -12,6 +12,7 @@
 #include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_scratch.h"
+#include "spinelprof_clock.h"
 #include "spinelprof_signal.h"
 #include "spinelprof_threads.h"
 #include "spinelprof_writer.h"
@@ -528,11 +529,9 @@ __attribute__((constructor(101))) static void startProfiler() {
     printMessage("SPINEL_PROFILE_MODE='%s' is not cpu or wall; using cpu",
                  State.Config.Mode);
   }
-  bool SamplerThreadOnly = strcmp(State.Config.Timer, "thread") == 0;
-  if (!SamplerThreadOnly && strcmp(State.Config.Timer, "auto") != 0)
-    printMessage("SPINEL_PROFILE_TIMER='%s' is not auto or thread; using "
-                 "auto",
-                 State.Config.Timer);
+  if (getenv("SPINEL_PROFILE_TIMER"))
+    printMessage("SPINEL_PROFILE_TIMER is no longer read: each thread has "
+                 "its own timer");
   if (strcmp(State.Config.Weight, "time") == 0) {
     State.WeightTime = true;
   } else if (strcmp(State.Config.Weight, "samples") != 0) {
@@ -571,12 +570,16 @@ __attribute__((constructor(101))) static void startProfiler() {
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
   SamplerConfig Sampler = {State.Config.Hz, State.Wall, State.Config.FlushSec,
-                           flushProfile, SamplerThreadOnly};
+                           flushProfile};
   if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
     stopAllocationSampling();
-    printMessage("cannot start the profiling timer: %s; profiling is off",
-                 strerror(Err));
+    if (Err == ENOTSUP)
+      printMessage("the program handles signal SIGRTMAX-2, which profiling "
+                   "uses; profiling is off");
+    else
+      printMessage("cannot start the profiling timer: %s; profiling is off",
+                   strerror(Err));
   } else {
     installTerminatingHandlers();
   }

@@ -194,7 +194,6 @@ SPINELPROF_INTERPOSE int pthread_create(pthread_t *Thread,
   const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
   if (!H)
     return realPthreadCreate(Thread, Attr, Start, Arg);
-  H->beforeThreadCreate();
   auto *S = static_cast<ThreadStart *>(malloc(sizeof(ThreadStart)));
   if (!S)
     return realPthreadCreate(Thread, Attr, Start, Arg);
@@ -261,14 +260,15 @@ SPINELPROF_INTERPOSE int swapcontext(ucontext_t *From,
   }
 
 /// A call that installs its own signal mask while it waits (ppoll, pselect,
-/// epoll_pwait, sigsuspend) would unblock SIGPROF, and a profiling signal
-/// would end the wait early: Mask with SIGPROF added, in Copy (null stays
-/// null: the mask blocking() set stays).
+/// epoll_pwait, sigsuspend) would unblock the profiling signal, which
+/// would end the wait early: Mask with that signal added, in Copy (null
+/// stays null: the mask blocking() set stays).
 static const sigset_t *withProfSignal(const sigset_t *Mask, sigset_t &Copy) {
-  if (!Mask)
-    return nullptr;
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (!Mask || !H)
+    return Mask;
   Copy = *Mask;
-  sigaddset(&Copy, SIGPROF);
+  sigaddset(&Copy, H->Signal);
   return &Copy;
 }
 

@@ -30,6 +30,7 @@ struct BlockingScope {
   void *Stack;   // The shadow stack the frame was pushed on.
   void *Thread;  // The thread's registry slot, or null.
   uint64_t SavedMask[2];
+  uint64_t StartNs; // When the call started (CLOCK_MONOTONIC).
 };
 
 /// A fiber made by makecontext: its shadow stack and the body to run.
@@ -43,11 +44,9 @@ struct FiberStart {
 /// Installed by the profiler once it runs. All are called from normal
 /// (non-signal) context on the calling thread.
 struct InterposeHooks {
-  /// Pushes Frame (a blocking descriptor) and blocks SIGPROF.
+  /// Pushes Frame (a blocking descriptor) and blocks the profiling signal.
   void (*enterBlocking)(BlockingScope &, const FrameDescriptor *Frame);
   void (*leaveBlocking)(BlockingScope &);
-  /// In the creating thread, before a thread is created.
-  void (*beforeThreadCreate)();
   /// In a new thread, before and after its start routine.
   void (*threadStarted)();
   void (*threadFinished)();
@@ -60,6 +59,9 @@ struct InterposeHooks {
   /// the context runs again.
   void *(*beforeSwitch)();
   void (*afterSwitch)(void *Saved);
+  /// The profiling signal: blocked during a blocking call, and added to
+  /// the masks such a call installs.
+  int Signal;
 };
 
 /// Installs (or, with null, removes) the hooks. Start-up and fork only.

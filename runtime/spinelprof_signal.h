@@ -1,86 +1,101 @@
-//===- spinelprof_signal.h - The sampler thread and the handler -*- C++ -*-===//
+//===- spinelprof_signal.h - Each thread's sampling timer and handler -*- C++ -*-===//
 //
-// While the program has one thread (no periodic flush), the sampler loop
-// runs on a "ticker": a thread made with clone() that glibc does not know
-// of, so that glibc's malloc keeps its single-thread fast path. From the
-// program's second thread on it runs on a sampler pthread. Either way:
+// The sampling rule: a sample is the thread's stack, with its leaf, at an
+// instant drawn at random, independently of the program; its weight is the
+// CPU (or wall) time it stands for.
 //
-// A sampler thread wakes on an absolute CLOCK_MONOTONIC schedule at the
-// requested rate. Each tick it reads every registered thread's CPU clock
-// (cpu mode) and samples each thread that has used about a period of CPU
-// since its last sample, weighted by that CPU time: it copies the thread's
-// shadow stack itself, then sends SIGPROF (tgkill) so that the handler
-// adds the native leaf (the interrupted PC) and records the copy. In wall
-// mode every registered thread is sampled each tick, weighted by wall
-// time. A thread inside a blocking call (a blocking frame on top, SIGPROF
-// blocked) is never signalled: its stack cannot change until the call
-// returns, and the sampler records its copy.
+// Each registered thread has a timer of its own: a POSIX timer on
+// CLOCK_MONOTONIC whose signal (a real-time signal of the profiler's own,
+// never SIGPROF) goes to that thread (SIGEV_THREAD_ID), armed one shot at a
+// time with an interval drawn uniformly from [P/2, 3P/2] (P = 1/rate). The
+// timer fires on the CPU the thread runs on, so the handler runs on the
+// thread within tens of microseconds, reads its own shadow stack and the
+// interrupted PC (the native leaf), records the sample and arms the next
+// expiry. No other thread, no cross-CPU signal, no tick: the instants are
+// neither bound to the kernel's tick nor in phase with the program.
+//
+// Cpu mode keeps the samples taken while the thread was on the CPU at the
+// instant (delivered promptly, or the thread used nearly all the time
+// since the previous delivery), weighted by the thread's CPU time since its
+// previous sample; a signal that waited while the thread was off the CPU
+// (preempted, or asleep in a call the wrappers do not cover) is no CPU
+// sample, and such a thread's next interval doubles (up to 64 P), so an
+// idle thread is seldom woken. Wall mode keeps every sample, weighted by
+// the wall time since the previous one. A blocking call the wrappers cover
+// (spinelprof_interpose.h) holds the signal back; its time is recorded by
+// the wrapper when it returns (wall mode: one sample of the blocking stack
+// weighing exactly the call's length), and the signal that waited is no
+// sample.
+//
+// A periodic flush (SPINEL_PROFILE_FLUSH_SEC) runs on a helper thread
+// started only then, which also writes at SIGINT/SIGTERM.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_SIGNAL_H
 #define SPINELPROF_SIGNAL_H
 
+#include "spinelprof_clock.h"
+
 #include <stdint.h>
-#include <time.h>
 
 namespace spinelprof {
+
+struct ThreadSlot;
 
 struct SamplerConfig {
   int Hz;
   bool Wall;
-  /// Seconds between calls of Flush (0: never), on the sampler thread.
+  /// Seconds between calls of Flush (0: never), on the flush thread.
   int FlushSec;
   void (*Flush)();
-  /// SPINEL_PROFILE_TIMER=thread: the sampler thread from the start.
-  bool SamplerThreadOnly;
 };
 
 /// The timer named in the profile.
 const char *timerName(bool Wall);
 
-/// The sampler as the profile names it: "realtime" when it got SCHED_FIFO
-/// (it tries; it needs CAP_SYS_NICE or an RLIMIT_RTPRIO), else "normal".
-/// Any thread.
+/// Where samples are taken, as the profile names it ("sampler").
 const char *samplerName();
 
-/// Installs the SIGPROF handler and starts the timer (the thread's own or
-/// the sampler thread). Returns 0 or an errno. Start-up only, once, after
-/// initThreads.
+/// The profiler's sampling signal (SIGRTMAX - 2). Any thread.
+int profilingSignal();
+
+/// Installs the handler, creates and arms the calling thread's timer.
+/// Returns 0 or an errno; ENOTSUP when the program already handles the
+/// profiling signal. Start-up only, once, after initThreads.
 int startSampling(const SamplerConfig &Config);
 
-/// Before the program creates a thread: hands sampling from the ticker to
-/// the sampler thread, once. Normal context.
-void beforeSecondThread();
+/// Creates and arms T's timer (when sampling runs). On T's own thread, at
+/// its registration; normal context.
+void startThreadTimer(ThreadSlot &T);
 
-/// Whether the sampler thread runs the sampler loop (else the ticker, or
-/// nothing), i.e. whether runOnSampler can work. Any thread;
-/// async-signal-safe.
+/// Deletes T's timer. On T's own thread, at its unregistration; normal
+/// context.
+void stopThreadTimer(ThreadSlot &T);
+
+/// A blocking call that started at StartNs (CLOCK_MONOTONIC) returns, the
+/// profiling signal still blocked: in wall mode records the current stack
+/// (the blocking frame on top) for the call's length. On the thread
+/// itself, from the wrapper; normal context.
+void blockingCallReturns(ThreadSlot &T, uint64_t StartNs);
+
+/// Whether the flush thread runs, i.e. whether runOnSampler can work. Any
+/// thread; async-signal-safe.
 bool samplerThreadRuns();
 
-/// Stops the sampler (without waiting for its thread to end), makes later
-/// signals no-ops and waits (bounded) until no handler or outside read is
-/// still recording, so the table can be read. The handler stays installed:
-/// a SIGPROF already pending must not kill the program. Any thread, once;
-/// not from a signal handler.
+/// Disarms every thread's timer, makes later signals no-ops and waits
+/// (bounded) until no handler is still recording, so the table can be
+/// read. The handler stays installed: a signal already pending must not
+/// kill the program. Any thread, once; async-signal-safe.
 void stopSampling();
 
-/// Runs Work on the sampler thread and waits (at most TimeoutMs) for it to
+/// Runs Work on the flush thread and waits (at most TimeoutMs) for it to
 /// finish. Async-signal-safe (for the SIGINT/SIGTERM handler). Returns
-/// false if there is no sampler thread or it did not run it in time.
+/// false if there is no flush thread or it did not run it in time.
 bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
 
-/// In the child of fork: a fresh table and registry, and a new ticker or
-/// sampler thread, as the parent had (neither survives a fork).
+/// In the child of fork: a fresh table and registry, a timer for the
+/// calling thread and, if the parent had one, a flush thread.
 void restartSamplingAfterFork();
-
-/// Clock's reading in ns, or 0 if it cannot be read. Async-signal-safe.
-uint64_t clockNs(clockid_t Clock);
-
-/// The current CPU time of the calling thread or of the process, in ns.
-/// Async-signal-safe.
-uint64_t threadCpuNs();
-uint64_t processCpuNs();
-uint64_t monotonicNs();
 
 } // namespace spinelprof
 

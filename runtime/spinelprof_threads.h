@@ -12,62 +12,40 @@
 
 #include <atomic>
 #include <stdint.h>
+#include <signal.h>
 #include <time.h>
 
 namespace spinelprof {
 
-/// One registered thread. Written by the thread itself (registration,
-/// blocking calls) and by the sampler thread (the tick bookkeeping).
+/// One registered thread. Written by the thread itself: at registration,
+/// in its blocking-call wrappers and in its profiling signal's handler
+/// (which cannot run while a wrapper holds the signal back), so no field
+/// below State is shared with another thread but Timer (disarmed by
+/// stopSampling from any thread).
 struct ThreadSlot {
   enum : uint32_t { Free = 0, Claimed = 1, Active = 2, Leaving = 3 };
   std::atomic<uint32_t> State;
-  /// Set by the sampler while it reads the thread's memory from outside;
-  /// a leaving thread waits for it to clear.
-  std::atomic<uint32_t> Busy;
-  /// Odd while the thread is inside a blocking call (SIGPROF blocked, a
-  /// blocking frame on top); bumped on entry and on exit.
-  std::atomic<uint32_t> BlockSeq;
   /// Odd while the thread changes which shadow stack it uses (a fiber
-  /// switch: the offset, a fiber's resumer); bumped before and after, so
-  /// that a copy from outside can tell it read one fiber chain.
+  /// switch: the offset, a fiber's resumer); bumped before and after.
   std::atomic<uint32_t> SwitchSeq;
   std::atomic<uint32_t> Named;
   uint32_t Tid;
-  clockid_t CpuClock;
   spinelprof_shadow_stack *OwnStack;
   intptr_t *OffsetVar;
-  /// The sample in flight: the stack the sampler copied when the sample
-  /// was due, waiting for the thread's SIGPROF handler to add the native
-  /// leaf (the interrupted PC) and record it. Whoever moves SnapState from
-  /// SnapReady to SnapTaken (the handler, the sampler, the leaving thread)
-  /// owns the fields below until it stores SnapEmpty, or SnapReturned: the
-  /// handler gives the sample back for the sampler to take again.
-  enum : uint32_t { SnapEmpty = 0, SnapReady = 1, SnapTaken = 2,
-                    SnapReturned = 3 };
-  std::atomic<uint32_t> SnapState;
-  /// Set when no exact copy could be read (the thread kept pushing or
-  /// popping while it was read): SnapFrames holds nothing, and the
-  /// handler records its own stack, or gives the sample back if a
-  /// syscall delivered the signal late.
-  bool SnapLive;
-  /// Cpu mode: the thread was off the CPU while it was copied, so the copy
-  /// shows where the scheduler stopped it; the handler checks where that
-  /// was.
-  bool SnapStopped;
-  uint32_t Returns; // Handler only: samples given back in a row.
-  uint32_t SnapLength;              // Frames in SnapFrames.
-  const FrameDescriptor **SnapFrames; // StackCopyCapacity entries, mapped
-                                      // on first use, kept with the slot.
-  const FrameDescriptor *SnapLeaf;  // Synthetic leaf, or null.
-  const FrameDescriptor *SnapTop;   // Top frame of the stack in use, or null.
-  uint32_t SnapCount;               // Samples it stands for,
-  uint64_t SnapWeightNs;            // and their CPU or wall time.
-  uint64_t SnapSentNs;              // When the signal was sent (monotonic).
-  // The sampler thread's own bookkeeping.
-  uint64_t LastCpuNs;
-  uint64_t LastSampleNs;  // Cpu mode: the thread's CPU clock at its last sample.
-  uint64_t LastWallNs;    // Wall mode: CLOCK_MONOTONIC at its last sample.
-  int64_t CreditNs;
+  /// The thread's sampling timer (spinelprof_signal.h).
+  timer_t Timer;
+  std::atomic<bool> HasTimer;
+  uint64_t DueNs;        // CLOCK_MONOTONIC instant the timer is armed for.
+  uint64_t Random;       // xorshift state for the intervals.
+  uint32_t Backoff;      // Cpu mode: the next interval is P * 2^Backoff.
+  uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
+  uint64_t LastCpuNs;    // Cpu mode: the CPU clock at the last sample.
+  uint64_t LastWallNs;   // Wall mode: CLOCK_MONOTONIC at the last sample.
+  /// The last blocking call a wrapper saw ([start, end], CLOCK_MONOTONIC),
+  /// and, in wall mode, the time blocked since the last sample, the
+  /// blocked time not yet recorded and its credit of samples.
+  uint64_t BlockStartNs, BlockEndNs;
+  uint64_t BlockedNs, BlockCarryNs, BlockCreditNs;
 };
 
 /// Sets up the registry and registers the calling (main) thread. Start-up.
@@ -88,50 +66,15 @@ ThreadSlot &threadSlot(uint32_t I);
 /// Fills S with the frames of the shadow stack at Own + Offset and of the
 /// stacks that resumed it (a fiber's), with "[fiber]" markers between, and
 /// the synthetic leaf for a truncated or empty stack. Reads memory in
-/// place: only for the stack's own thread (a signal handler) or a thread
-/// that is blocked. Async-signal-safe.
+/// place: only for the stack's own thread (its signal handler, or its
+/// blocking-call wrapper). Async-signal-safe.
 void viewStack(const spinelprof_shadow_stack *Own, intptr_t Offset,
                StackView &S);
 
-/// Room for a flattened copy of any stack viewStack shows.
-constexpr uint32_t StackCopyCapacity =
-    (SPINELPROF_STACK_CAPACITY + 2) * ((StackView::MaxSegments + 1) / 2);
-
-/// A validated copy of another thread's stack, in a caller's buffer.
-struct StackCopy {
-  uint32_t Length;              // Frames copied ("[fiber]" markers included).
-  const FrameDescriptor *Leaf;  // As StackView::Leaf.
-  const FrameDescriptor *Top;   // Top frame of the stack in use, or null.
-};
-
-/// Copies the stack thread T is using now (its fiber chain included) into
-/// Buffer (StackCopyCapacity entries), read from another thread while T
-/// runs: exactly the stack T had at one moment during the copy, or
-/// nothing. Returns false if no exact copy was read (T pushed, popped or
-/// switched fibers during each try): Out is then empty (no frames, Leaf or
-/// Top). Sampler thread only; T is Busy and Active.
-bool copyStack(const ThreadSlot &T, const FrameDescriptor **Buffer,
-               StackCopy &Out);
-
-/// The top frame of the stack at Own + Offset, or null if it is empty, as
-/// copyStack's Top. Async-signal-safe; the stack's own thread.
-const FrameDescriptor *stackTop(const spinelprof_shadow_stack *Own,
-                                intptr_t Offset);
-
-/// Where a sample in flight whose copy failed (SnapLive) gets its stack
-/// when its signal never came: the calling thread's own stack (T's own
-/// thread), a new copy (the sampler thread, holding T), or none
-/// ("[unknown]").
-enum class Fallback { OwnStack, Recopy, Unknown };
-
-/// Records T's sample in flight, if one is waiting, without a native
-/// leaf. Async-signal-safe; any thread (see Fallback).
-void recordSnapshotWithoutLeaf(ThreadSlot &T, Fallback F);
-
-/// Gives T's thread id its name in the sample table, once: read with prctl
-/// on the thread itself, else from /proc/self/task/TID/comm. The process's
-/// first thread is "main". Async-signal-safe.
-void nameThread(ThreadSlot &T, bool OnItsOwnThread);
+/// Gives T's thread id its name in the sample table, once, read with
+/// prctl; the process's first thread is "main". Async-signal-safe; on T's
+/// own thread.
+void nameThread(ThreadSlot &T);
 
 /// The synthetic frames.
 extern const FrameDescriptor TruncatedFrame;

@@ -1,15 +1,15 @@
 // Profiling never cuts a blocking call short. While a second thread burns
-// CPU (so SIGPROF is being sent), the main thread sleeps, polls and reads a
-// pipe; none of those calls returns early with EINTR. (SA_RESTART covers
-// read; nanosleep and poll are never restarted, so this relies on the
-// wrappers blocking SIGPROF during the call.) With "alone", the program
-// keeps one thread (sampled from the ticker), and a timer of its own
-// sends it a SIGPROF 20 ms into each wait, as a profiling signal sent just
-// before the wait would arrive (a signal takes up to 250 us here); it also
-// waits in the calls that install a signal mask of their own (ppoll,
-// pselect, sigsuspend: the wrappers add SIGPROF to it) or that any handler
-// ends (sigtimedwait, fcntl's lock wait): each wait lasts its full time,
-// or until the program's own signal.
+// CPU (so profiling signals are being sent), the main thread sleeps, polls
+// and reads a pipe; none of those calls returns early with EINTR.
+// (SA_RESTART covers read; nanosleep and poll are never restarted, so this
+// relies on the wrappers blocking the profiling signal during the call.)
+// With "alone", the program keeps one thread, and a timer of its own sends
+// it the profiling signal (SIGRTMAX-2) 20 ms into each wait, as the
+// thread's timer expiring during the wait would; it also waits in the
+// calls that install a signal mask of their own (ppoll, pselect,
+// sigsuspend: the wrappers add the profiling signal to it) or that any
+// handler ends (sigtimedwait, fcntl's lock wait): each wait lasts its full
+// time, or until the program's own signal.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
@@ -70,8 +70,9 @@ static void on_alarm(int sig) {
 static timer_t prof_timer;
 static int alone;
 
-// In 20 ms, a SIGPROF to this process (the runtime's handler takes it and
-// records nothing: no sample was prepared).
+// In 20 ms, the profiling signal (SIGRTMAX-2) to this process from a timer
+// of the program's (the runtime's handler takes it and records nothing: it
+// is not a thread's own timer's).
 static void prof_soon(void) {
   if (!alone)
     return;
@@ -159,7 +160,7 @@ int main(int argc, char **argv) {
   struct sigevent ev;
   memset(&ev, 0, sizeof(ev));
   ev.sigev_notify = SIGEV_SIGNAL;
-  ev.sigev_signo = SIGPROF;
+  ev.sigev_signo = SIGRTMAX - 2; // The profiler's signal.
   if (alone && timer_create(CLOCK_MONOTONIC, &ev, &prof_timer) != 0)
     return 2;
   uint32_t d = frame_push(&f_main);

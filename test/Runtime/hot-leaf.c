@@ -24,7 +24,7 @@
 // CHECK: frame: user <main>|main|manual.c|
 // CHECK: sample: [[TID]] {{[0-9]+}} <main>;Object#work;Object#hot
 // CHECK: field: mode cpu
-// CHECK: field: timer sampler thread, CLOCK_MONOTONIC, thread CPU clocks
+// CHECK: field: timer thread timer, CLOCK_MONOTONIC, random intervals, thread CPU clock
 // CHECK: field: requested_hz 1000
 // CHECK: field: dropped 0
 // FOLDED: {{^}}<main>;Object#work;Object#hot {{[0-9]+}}

@@ -1,15 +1,17 @@
-// The rate asked for is the rate delivered: a sampler thread on
-// CLOCK_MONOTONIC signals each thread per period of CPU it uses, so 1 kHz
-// and 5 kHz hold (where setitimer(ITIMER_PROF) gave about 250 Hz), for one
-// thread and for four threads on two cores; and so does a program that
-// keeps one thread (argument 0: main burns), which its own CLOCK_MONOTONIC
-// timer signals. Samples per CPU-second of each thread, checked with a
-// wide margin (the machine may be loaded); each thread's samples match its
-// CPU time.
+// The rate asked for is the rate delivered: each thread's own
+// CLOCK_MONOTONIC timer fires at random instants at the requested mean
+// rate, and the instants at which the thread runs are its CPU samples, so
+// 1 kHz and 5 kHz hold (where setitimer(ITIMER_PROF) gives about 250 Hz,
+// the kernel's tick), for one thread and for four threads on two cores
+// (each off the CPU about half the time), and for a program that keeps
+// one thread (argument 0: main burns). Samples per CPU-second of each
+// thread, checked with a margin for a loaded machine (-15 %); each
+// thread's samples match its CPU time.
 //
 // UNSUPPORTED: tsan
-// (Measures the achieved rate, which TSan's slowdown of the sampler thread
-// lowers.)
+// (Measures the achieved rate: TSan holds signals back to its next
+// interceptor, so late signals count as instants the thread was off the
+// CPU.)
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
