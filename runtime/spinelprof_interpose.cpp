@@ -187,6 +187,24 @@ using namespace spinelprof;
 // reach them too when the executable exports them.
 #define SPINELPROF_INTERPOSE extern "C" __attribute__((visibility("default")))
 
+/// A handler the program installs for the profiling signal takes it over:
+/// sampling stops first, so the program sees only its own signals.
+SPINELPROF_INTERPOSE int sigaction(int Signal, const struct sigaction *Action,
+                                   struct sigaction *Old) noexcept {
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (H && Action && Signal == H->Signal)
+    H->signalTakenOver();
+  return SPINELPROF_REAL(sigaction)(Signal, Action, Old);
+}
+
+SPINELPROF_INTERPOSE sighandler_t signal(int Signal,
+                                         sighandler_t Handler) noexcept {
+  const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
+  if (H && Signal == H->Signal)
+    H->signalTakenOver();
+  return SPINELPROF_REAL(signal)(Signal, Handler);
+}
+
 SPINELPROF_INTERPOSE int pthread_create(pthread_t *Thread,
                                         const pthread_attr_t *Attr,
                                         void *(*Start)(void *),

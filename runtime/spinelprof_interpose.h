@@ -59,6 +59,9 @@ struct InterposeHooks {
   /// the context runs again.
   void *(*beforeSwitch)();
   void (*afterSwitch)(void *Saved);
+  /// The program installs a handler for the profiling signal: sampling
+  /// stops, so that the program sees only its own signals. Any context.
+  void (*signalTakenOver)();
   /// The profiling signal: blocked during a blocking call, and added to
   /// the masks such a call installs.
   int Signal;

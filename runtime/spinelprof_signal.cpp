@@ -415,6 +415,28 @@ int startSampling(const SamplerConfig &C) {
   return 0;
 }
 
+/// Waits (a second at most) until no handler is recording.
+/// Async-signal-safe.
+static void awaitHandlers() {
+  for (int Spin = 0; InFlight.load() != 0 && Spin < 10000; ++Spin) {
+    struct timespec Pause = {0, 100000};
+    syscall(SYS_nanosleep, &Pause, nullptr);
+  }
+}
+
+void signalTakenOver() {
+  if (!Enabled.exchange(false))
+    return;
+  for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I)
+    stopThreadTimer(threadSlot(I));
+  // No handler of ours may arm a timer id the program could reuse now.
+  awaitHandlers();
+  static const char Line[] =
+      "spinelprof: the program installs a handler for SIGRTMAX-2, which "
+      "profiling uses; sampling stops\n";
+  (void)writeAll(2, Line, sizeof(Line) - 1);
+}
+
 void stopSampling() {
   StopRequested.store(true);
   Enabled.store(false);
@@ -429,10 +451,7 @@ void stopSampling() {
   // A handler that saw Enabled before the store finishes within
   // microseconds; give up after a second rather than hang an exiting
   // program.
-  for (int Spin = 0; InFlight.load() != 0 && Spin < 10000; ++Spin) {
-    struct timespec Pause = {0, 100000};
-    syscall(SYS_nanosleep, &Pause, nullptr);
-  }
+  awaitHandlers();
 }
 
 void restartSamplingAfterFork() {

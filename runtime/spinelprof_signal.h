@@ -78,6 +78,11 @@ void stopThreadTimer(ThreadSlot &T);
 /// itself, from the wrapper; normal context.
 void blockingCallReturns(ThreadSlot &T, uint64_t StartNs);
 
+/// The program installs a handler for the profiling signal: sampling
+/// stops for good (every thread's timer deleted, handlers in flight
+/// awaited), with one line on stderr. Async-signal-safe; any thread.
+void signalTakenOver();
+
 /// Whether the flush thread runs, i.e. whether runOnSampler can work. Any
 /// thread; async-signal-safe.
 bool samplerThreadRuns();

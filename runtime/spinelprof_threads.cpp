@@ -246,7 +246,7 @@ static void threadFinished() { unregisterCurrentThread(); }
 static InterposeHooks TheHooks = {
     enterBlocking, leaveBlocking, threadStarted, threadFinished,
     fiberCreated,  fiberEntered,  fiberReturned, beforeSwitch,
-    afterSwitch,   0};
+    afterSwitch,   signalTakenOver, 0};
 
 static void exitKeyDestructor(void *) { unregisterCurrentThread(); }
 
