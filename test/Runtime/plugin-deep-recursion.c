@@ -3,9 +3,9 @@
 // "[truncated]", counts it, and the stack heals as the recursion returns (to 1: main is a frame).
 //
 // UNSUPPORTED: tsan
-// (Under TSan a signal waits for TSan's next interceptor or runtime call;
-// the sampler hands a late-signalled sample back to a later tick, so under
-// TSan samples pile up at the program's end; a sample must land while the recursion is deep. Seen in CI.)
+// (Under TSan a signal waits for TSan's next interceptor or runtime call,
+// which the recursion reaches only after it has unwound; a sample must
+// land while the recursion is deep.)
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang_prof -O1 %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/d.folded %t/app 2> %t/err | FileCheck %s --check-prefix=OUT

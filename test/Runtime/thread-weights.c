@@ -5,10 +5,6 @@
 // of their own CPU: their shares of the weight are 1:2:3. With
 // SPINEL_PROFILE_WEIGHT=time the folded file is in microseconds of CPU.
 //
-// UNSUPPORTED: tsan
-// (Under TSan a signal waits for TSan's next interceptor or runtime call;
-// the sampler hands a late-signalled sample back to a later tick, so under
-// TSan samples pile up at the program's end; each burner's CPU weight is carried by its samples. Seen in CI.)
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang_prof -O1 -pthread %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/w.folded SPINEL_PROFILE_WEIGHT=time SPINEL_PROFILE_QUIET=1 %t/app | FileCheck %s --check-prefix=OUT
