@@ -201,6 +201,8 @@ static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
 /// either side of Pc, in Pc's page (so mapped). Async-signal-safe.
 static bool atSyscall(uintptr_t Pc) {
 #if defined(__x86_64__)
+  if (!Pc)
+    return false;
   const unsigned char *P = reinterpret_cast<const unsigned char *>(Pc);
   bool After = (Pc & 4095) >= 2 && P[-2] == 0x0f && P[-1] == 0x05;
   bool At = (Pc & 4095) <= 4094 && P[0] == 0x0f && P[1] == 0x05;
@@ -465,3 +467,23 @@ void restartSamplingAfterFork() {
 }
 
 } // namespace spinelprof
+
+/// For bench/overhead/micro/depthbench.c: takes one sample of the calling
+/// thread now, exactly as its timer's signal handler does (the clock
+/// reads, the stack, the record, the next instant armed); returns whether
+/// profiling is on. Normal context, on a registered thread.
+extern "C" __attribute__((visibility("default"))) int
+__spinelprof_bench_sample(void) {
+  using namespace spinelprof;
+  ThreadSlot *T = currentThreadSlot();
+  if (!T || !Enabled.load() || !T->HasTimer.load())
+    return 0;
+  uint64_t Now = monotonicNs();
+  T->DueNs = Now;
+  if (Config.Wall)
+    sampleWall(*T, 0, Now);
+  else
+    sampleCpu(*T, 0, Now);
+  armTimer(*T, Now, monotonicNs());
+  return 1;
+}

@@ -14,9 +14,7 @@ time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
 Variants: plain (clang -O2), off (spinel-prof cc, SPINEL_PROFILE=0),
 on (the same binary sampling at 1 kHz), finstr (-finstrument-functions with
 the minimal out-of-line TLS shadow-stack hooks of hooks.c), pg (-pg).
---levers adds: thread (the same binary as on, with SPINEL_PROFILE_TIMER=thread:
-the sampler pthread from the start instead of the ticker),
-pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
+--levers adds: pushleaves (SPINEL_PROFILE_LEAF_MAX_SIZE=0: small leaves
 pushed like every other method, the default before PC-named leaves), all
 (SPINEL_PROFILE_FRAMES=all), lean (=lean: no frame for the program's
 `inline` methods either), late (the pass after the -O2
@@ -65,7 +63,7 @@ PROGRAMS = {
     'loops': ('20', '2'),
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
-LEVER_VARIANTS = ['thread', 'pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
+LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
 # Spinel's own benchmarks that run 0.1-1 s with these arguments.
 SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
                      'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
@@ -228,7 +226,7 @@ class Bench:
         return obj
 
     def binary(self, prog, variant):
-        build_variant = 'prof' if variant in ('off', 'on', 'thread') else variant
+        build_variant = 'prof' if variant in ('off', 'on') else variant
         return self.path('bin', '%s.%s' % (prog, build_variant))
 
     def build_all(self, progs, variants):
@@ -239,7 +237,7 @@ class Bench:
                 exe = self.binary(prog, v)
                 if exe in built:
                     continue
-                self.compile_variant(prog, 'prof' if v in ('off', 'on', 'thread') else v, exe)
+                self.compile_variant(prog, 'prof' if v in ('off', 'on') else v, exe)
                 built.add(exe)
         log('built %d binaries in %s' % (len(built), self.path('bin')))
 
@@ -252,8 +250,6 @@ class Bench:
             env['SPINEL_PROFILE'] = self.path('run', 'profile.folded')
             env['SPINEL_PROFILE_HZ'] = str(self.args.hz)
             env['SPINEL_PROFILE_QUIET'] = '1'
-            if variant == 'thread':
-                env['SPINEL_PROFILE_TIMER'] = 'thread'
         return env
 
     def run_programs(self, progs, variants):
@@ -335,7 +331,7 @@ class Bench:
             print('\n(valgrind not installed: no instruction counts)')
             return
         print('\n## Instructions executed (callgrind, sampling off), ratio to plain\n')
-        vs = [v for v in variants if v not in ('on', 'thread')]
+        vs = [v for v in variants if v != 'on']
         print('| program | plain Ir |' + ''.join(' %s |' % v for v in vs if v != 'plain'))
         print('|' + '---|' * (1 + len(vs)))
         ratios = {v: [] for v in vs}
@@ -495,7 +491,7 @@ class Bench:
             if ok:
                 progs.append(name)
         spinel_variants = (['plain', 'off', 'on', 'finstr'] +
-                           [v for v in ('thread', 'pushleaves') if v in variants] +
+                           [v for v in ('pushleaves',) if v in variants] +
                            (['base'] if self.baseline_tool else []))
         variants = spinel_variants
         results = {(p, v): [] for p in progs for v in variants}
@@ -504,7 +500,7 @@ class Bench:
             for p in progs:
                 order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
-                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on', 'thread') else v))
+                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
                     w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
                     results[(p, v)].append((w, c, rss))
         saved = self.args.rounds

@@ -1,13 +1,12 @@
 /* depthbench.c DEPTH COUNT: recurses until the shadow stack is DEPTH frames
  * deep (main, DEPTH-2 frames of sp_descend, sp_spin), then sends itself
  * SIGPROF COUNT times and prints the thread CPU time per signal in ns.
- * With the profiler on, each signal is first prepared as the sampler thread
- * prepares one (the stack copied, __spinelprof_bench_prepare_sample) and
- * its handler records a sample of DEPTH frames; with it off
- * (SPINEL_PROFILE=0) an empty handler stands in, so on - off is the cost of
- * one sample at that depth (the sampler's copy, which normally runs on the
- * sampler thread, included), and off alone is what the kernel charges to
- * deliver a signal. */
+ * SIGPROF has an empty handler (the profiler's own signal is another);
+ * with the profiler on, each signal comes with one sample taken exactly as
+ * the profiler's handler takes one (__spinelprof_bench_sample: clock
+ * reads, a stack of DEPTH frames recorded, the next instant armed), so on -
+ * off is the cost of one sample at that depth, and off alone is what the
+ * kernel charges to deliver a signal. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
@@ -20,7 +19,7 @@
 static void empty_handler(int sig) { (void)sig; }
 
 /* Defined by the runtime (weak: the benchmark also links without it). */
-extern int __spinelprof_bench_prepare_sample(void) __attribute__((weak));
+extern int __spinelprof_bench_sample(void) __attribute__((weak));
 
 static uint64_t thread_cpu_ns(void) {
   struct timespec ts;
@@ -39,8 +38,8 @@ __attribute__((noinline)) static double sp_spin(long lv_count) {
   pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
   uint64_t t0 = thread_cpu_ns();
   for (long lv_i = 0; lv_i < lv_count; lv_i++) {
-    if (__spinelprof_bench_prepare_sample)
-      (void)__spinelprof_bench_prepare_sample();
+    if (__spinelprof_bench_sample)
+      (void)__spinelprof_bench_sample();
     syscall(SYS_tgkill, pid, tid, SIGPROF);
   }
   return (double)(thread_cpu_ns() - t0) / (double)lv_count;
