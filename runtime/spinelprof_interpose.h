@@ -30,7 +30,8 @@ struct BlockingScope {
   void *Stack;   // The shadow stack the frame was pushed on.
   void *Thread;  // The thread's registry slot, or null.
   uint64_t SavedMask[2];
-  uint64_t StartNs; // When the call started (CLOCK_MONOTONIC).
+  uint64_t StartNs;    // When the call started (CLOCK_MONOTONIC),
+  uint64_t StartCpuNs; // and the thread's CPU clock then (cpu mode).
 };
 
 /// A fiber made by makecontext: its shadow stack and the body to run.

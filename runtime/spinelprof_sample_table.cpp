@@ -200,12 +200,12 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
 
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
 
-void registerThread(uint32_t Tid, const char *Name) {
+uint32_t registerThread(uint32_t Tid, const char *Name) {
   if (!Threads)
-    return;
+    return 0;
   uint32_t I = ThreadsUsed.fetch_add(1, std::memory_order_relaxed);
   if (I >= ThreadCapacity)
-    return; // The thread keeps its samples; only its name is lost.
+    return 0; // The thread keeps its samples; only its name is lost.
   ThreadRecord &R = Threads[I];
   size_t Len = 0;
   while (Len < sizeof(R.Name) - 1 && Name[Len]) {
@@ -214,6 +214,23 @@ void registerThread(uint32_t Tid, const char *Name) {
   }
   R.Name[Len] = '\0';
   R.Tid.store(Tid, std::memory_order_release);
+  return I + 1;
+}
+
+void setThreadCpu(uint32_t Record, uint64_t CpuNs) {
+  if (Threads && Record && Record <= ThreadCapacity)
+    Threads[Record - 1].CpuNs.store(CpuNs, std::memory_order_relaxed);
+}
+
+uint64_t threadCpu(uint32_t Tid) {
+  uint32_t N = ThreadsUsed.load();
+  if (N > ThreadCapacity)
+    N = ThreadCapacity;
+  uint64_t Sum = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (Threads[I].Tid.load(std::memory_order_acquire) == Tid)
+      Sum += Threads[I].CpuNs.load(std::memory_order_relaxed);
+  return Sum;
 }
 
 void resetSampleTable() {

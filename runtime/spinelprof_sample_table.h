@@ -73,10 +73,12 @@ struct SampleSlot {
   std::atomic<uint64_t> WeightNs;
 };
 
-/// A thread seen by the handler, with the name it had at its first sample.
+/// A thread seen by the handler, with the name it had at its first sample
+/// and, in cpu mode, the CPU time its samples stand for.
 struct ThreadRecord {
   std::atomic<uint32_t> Tid; // 0 until the name is written.
   char Name[16];
+  std::atomic<uint64_t> CpuNs;
 };
 
 /// A table of distinct (thread, stack) -> count and weight. The profiler
@@ -151,9 +153,18 @@ void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
 /// Async-signal-safe; any thread.
 void noteTruncated();
 
-/// Remembers a thread's name the first time it is sampled.
-/// Async-signal-safe; any thread.
-void registerThread(uint32_t Tid, const char *Name);
+/// Remembers a thread's name the first time it is sampled. Returns its
+/// record for setThreadCpu (0: the records are full). Async-signal-safe;
+/// any thread.
+uint32_t registerThread(uint32_t Tid, const char *Name);
+
+/// Cpu mode: the CPU time the samples of a thread's record stand for (its
+/// CPU clock from registration to its last timer signal), set as it grows.
+/// Async-signal-safe; the record's thread.
+void setThreadCpu(uint32_t Record, uint64_t CpuNs);
+
+/// The CPU time set for Tid (every record of that tid), or 0. The writer.
+uint64_t threadCpu(uint32_t Tid);
 
 /// Forgets every CPU sample and thread name: the fork child starts afresh.
 /// Only while no handler or sampler runs.

@@ -226,11 +226,21 @@ static bool wasRunning(const ThreadSlot &T, uintptr_t Pc, uint64_t Late,
   return Late <= PromptNs && !(CpuSpan * 2 < WallSpan && atSyscall(Pc));
 }
 
-/// Cpu mode: an instant is a sample when the thread was on the CPU then
-/// (wasRunning). The sample weighs the CPU time since the last sample. A
-/// thread found waiting in a system call no wrapper covers, nearly idle
-/// (under a tenth of a CPU), is looked at less often (Backoff), so such a
-/// wait is seldom interrupted; a thread that was only preempted is not.
+/// Cpu mode: the CPU time the thread's samples stand for, its CPU clock
+/// from registration to now; the writer shares it out among the thread's
+/// samples by their counts. Async-signal-safe; on T's thread.
+static void noteCpu(ThreadSlot &T, uint64_t Cpu) {
+  nameThread(T);
+  setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
+}
+
+/// Cpu mode: an instant is one sample when the thread was on the CPU then
+/// (wasRunning). Each counts alike: the samples' counts share the
+/// thread's CPU time (noteCpu), so an instant at which the thread was off
+/// the CPU moves no CPU time onto the next one. A thread found waiting in
+/// a system call no wrapper covers, nearly idle (under a tenth of a CPU),
+/// is looked at less often (Backoff), so such a wait is seldom
+/// interrupted; a thread that was only preempted is not.
 /// Async-signal-safe; on T's thread.
 static void sampleCpu(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   uint64_t Cpu = threadCpuNs();
@@ -243,12 +253,12 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
     if (CpuSpan * 10 < WallSpan && !dueWhileBlocked(T) && atSyscall(Pc) &&
         T.Backoff < MaxBackoff)
       ++T.Backoff;
+    noteCpu(T, Cpu);
     return;
   }
   T.Backoff = 0;
-  uint64_t Weight = Cpu > T.LastCpuNs ? Cpu - T.LastCpuNs : 0;
-  T.LastCpuNs = Cpu;
-  recordOwnStack(T, Pc, Weight, 1);
+  recordOwnStack(T, Pc, PeriodNs, 1);
+  noteCpu(T, Cpu);
 }
 
 /// The profiling signal's handler: this thread's timer fired. Samples the
@@ -278,15 +288,51 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
   errno = SavedErrno;
 }
 
-void blockingCallReturns(ThreadSlot &T, uint64_t StartNs) {
+/// Cpu mode: the instants that fell inside a blocking call that just
+/// returned (Start to End; the CPU clock read StartCpu at Start), as
+/// samples of the blocking stack in proportion to the CPU the call used
+/// (a sleep's own system calls, ~20 us here, or all of a short write's
+/// time): each instant was on the CPU with the probability CPU / length,
+/// counted with the remainder carried. On T's thread, normal context.
+static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
+                             uint64_t End) {
+  uint64_t Instants = 0;
+  for (uint64_t Due = T.DueNs; Due <= End && Instants < 100000;
+       Due += nextInterval(T)) {
+    T.DueNs = Due; // The last instant inside: its signal is no sample.
+    ++Instants;
+  }
+  uint64_t Cpu = threadCpuNs();
+  uint64_t Length = End > Start ? End - Start : 1;
+  uint64_t InCall = Cpu > StartCpu ? Cpu - StartCpu : 0;
+  if (InCall > Length)
+    InCall = Length;
+  T.LastDeliveryNs = End;
+  T.LastDeliveryCpuNs = Cpu;
+  T.InCallCredit += Instants * ((InCall << 16) / Length);
+  uint64_t Count = T.InCallCredit >> 16;
+  T.InCallCredit &= 0xffff;
+  if (Count)
+    recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count));
+  noteCpu(T, Cpu);
+}
+
+bool callCpuNeeded() { return Enabled.load() && !Config.Wall; }
+
+void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
   uint64_t End = monotonicNs();
   T.BlockStartNs = StartNs;
   T.BlockEndNs = End;
-  if (!Config.Wall || !Enabled.load())
+  if (!Enabled.load() || !T.HasTimer.load())
     return;
-  // The call's length, exactly, on the blocking stack; as samples, one
-  // per period, the remainder carried to the next call (so many short
-  // calls are counted in proportion to their time).
+  if (!Config.Wall) {
+    if (T.DueNs >= StartNs && T.DueNs <= End && StartCpuNs)
+      sampleInsideCall(T, StartNs, StartCpuNs, End);
+    return;
+  }
+  // Wall mode: the call's length, exactly, on the blocking stack; as
+  // samples, one per period, the remainder carried to the next call (so
+  // many short calls are counted in proportion to their time).
   uint64_t Length = End > StartNs ? End - StartNs : 0;
   T.BlockedNs += Length;
   T.BlockCarryNs += Length;

@@ -72,11 +72,17 @@ void startThreadTimer(ThreadSlot &T);
 /// context.
 void stopThreadTimer(ThreadSlot &T);
 
-/// A blocking call that started at StartNs (CLOCK_MONOTONIC) returns, the
-/// profiling signal still blocked: in wall mode records the current stack
-/// (the blocking frame on top) for the call's length. On the thread
-/// itself, from the wrapper; normal context.
-void blockingCallReturns(ThreadSlot &T, uint64_t StartNs);
+/// Whether a blocking call's wrapper must read the thread's CPU clock when
+/// the call starts (cpu mode: the CPU a call uses is sampled). Any thread.
+bool callCpuNeeded();
+
+/// A blocking call that started at StartNs (CLOCK_MONOTONIC; the thread's
+/// CPU clock read StartCpuNs then) returns, the profiling signal still
+/// blocked: records the current stack (the blocking frame on top) for the
+/// call's length in wall mode, for the instants that fell inside it in
+/// proportion to the CPU it used in cpu mode. On the thread itself, from
+/// the wrapper; normal context.
+void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs);
 
 /// The program installs a handler for the profiling signal: sampling
 /// stops for good (every thread's timer deleted, handlers in flight

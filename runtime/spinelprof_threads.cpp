@@ -224,13 +224,14 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   Scope.SavedDepth = D;
   Scope.Stack = S;
   Scope.Thread = MySlot;
+  Scope.StartCpuNs = callCpuNeeded() ? threadCpuNs() : 0;
   Scope.StartNs = monotonicNs();
 }
 
 static void leaveBlocking(BlockingScope &Scope) {
   // Still blocked: the handler cannot run while the call is accounted.
   if (auto *T = static_cast<ThreadSlot *>(Scope.Thread))
-    blockingCallReturns(*T, Scope.StartNs);
+    blockingCallReturns(*T, Scope.StartNs, Scope.StartCpuNs);
   auto *S = static_cast<spinelprof_shadow_stack *>(Scope.Stack);
   __atomic_store_n(&S->depth, Scope.SavedDepth, __ATOMIC_RELEASE);
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, Scope.SavedMask, nullptr, 8);
@@ -263,10 +264,11 @@ int initThreads() {
 /// was registered (for the main thread, the dynamic loader and the
 /// profiler's start-up) is no sample's. On T's own thread.
 static void startClocks(ThreadSlot &T) {
-  T.LastCpuNs = threadCpuNs();
+  T.StartCpuNs = threadCpuNs();
   T.LastWallNs = monotonicNs();
   T.LastDeliveryNs = T.LastWallNs;
-  T.LastDeliveryCpuNs = T.LastCpuNs;
+  T.LastDeliveryCpuNs = T.StartCpuNs;
+  T.InCallCredit = 0;
   T.BlockStartNs = T.BlockEndNs = 0;
   T.BlockedNs = T.BlockCarryNs = T.BlockCreditNs = 0;
   T.Backoff = 0;
@@ -373,7 +375,7 @@ void nameThread(ThreadSlot &T) {
     (void)prctl(PR_GET_NAME, Name, 0, 0, 0);
     Name[15] = '\0';
   }
-  registerThread(T.Tid, Name);
+  T.Record = registerThread(T.Tid, Name);
 }
 
 } // namespace spinelprof

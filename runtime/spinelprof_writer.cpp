@@ -75,6 +75,25 @@ struct StackRecord {
   uint64_t WeightNs;
 };
 
+/// Cpu mode: each thread's CPU time (threadCpu) shared out among its
+/// stacks by their sample counts, which are what the random instants
+/// measure (docs/design.md, Sampling); a thread without a recorded CPU
+/// time keeps the weights recorded. Stacks is sorted by thread.
+static void shareThreadCpu(StackRecord *Stacks, size_t Count) {
+  for (size_t First = 0, Next; First < Count; First = Next) {
+    uint64_t Samples = 0;
+    for (Next = First; Next < Count && Stacks[Next].Tid == Stacks[First].Tid;
+         ++Next)
+      Samples += Stacks[Next].Count;
+    uint64_t Cpu = threadCpu(Stacks[First].Tid);
+    if (!Cpu || !Samples)
+      continue;
+    for (size_t I = First; I < Next; ++I)
+      Stacks[I].WeightNs = uint64_t(
+          (unsigned __int128)Cpu * Stacks[I].Count / Samples);
+  }
+}
+
 /// One distinct line of the folded file: text in TextPool.
 struct FoldedLine {
   size_t Offset;
@@ -483,6 +502,8 @@ int writeProfile(const char *FoldedPath, const char *SprofPath,
     }
   }
   StackCount = Merged;
+  if (!Alloc && !Run.Wall)
+    shareThreadCpu(Stacks, StackCount);
   if (Alloc)
     for (size_t I = 0; I < StackCount; ++I)
       Stacks[I].Count = allocObjects(Stacks[I].Count);
