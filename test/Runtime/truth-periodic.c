@@ -1,0 +1,80 @@
+// Sampling instants never lock in phase with the program: a loop that
+// sleeps to absolute CLOCK_MONOTONIC boundaries every PERIOD us, then runs
+// first then second (a quarter of the period each), is measured as truly
+// as any other, at a period of 1 ms (the sampling period at 1 kHz) and of
+// 4 ms (the kernel's tick here, 250 Hz). A timer bound to the tick
+// (ITIMER_PROF, a thread CPU-clock timer) or a fixed-period one sees one
+// phase only: measured, 0 samples in 3 s at 4 ms, and 82/18 for two equal
+// halves at 1 ms. The truth is each call's CPU time, from its caller.
+// Bound: 10 pp on a half; at ~700 samples one standard deviation of a
+// half's share is ~1.9 pp, and the bias this catches is tens of pp.
+//
+// UNSUPPORTED: tsan
+// (TSan holds signals back to its next interceptor.)
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
+// RUN: env SPINEL_PROFILE=%t/p1.folded SPINEL_PROFILE_QUIET=1 %t/app 1000 %t/t1
+// RUN: %python %inputs/check_truth.py %t/p1.folded %t/t1 --tolerance 10 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/p4.folded SPINEL_PROFILE_QUIET=1 %t/app 4000 %t/t4
+// RUN: %python %inputs/check_truth.py %t/p4.folded %t/t4 --tolerance 10 | FileCheck %s
+//
+// CHECK: truth ok
+#define _GNU_SOURCE
+#include "truth.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
+FRAME(f_first, "first", "first", SPINELPROF_KIND_USER);
+FRAME(f_second, "second", "second", SPINELPROF_KIND_USER);
+
+static long units;
+
+static NOINLINE void first(void) {
+  uint32_t d = frame_push(&f_first);
+  truth_work(units);
+  frame_pop(d);
+}
+
+static NOINLINE void second(void) {
+  uint32_t d = frame_push(&f_second);
+  truth_work(units);
+  frame_pop(d);
+}
+
+static uint64_t mono_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3)
+    return 2;
+  uint32_t d = frame_push(&f_main);
+  uint64_t period = (uint64_t)atol(argv[1]) * 1000;
+  // Units for a quarter period: calibrated on this machine now.
+  uint64_t c0 = truth_cpu_ns();
+  truth_work(1000000);
+  double ns_per_unit = (double)(truth_cpu_ns() - c0) / 1e6;
+  units = (long)(period / 4 / ns_per_unit);
+  struct truth t = {{"first", "second"}, {0}, {0}, 0, 0};
+  uint64_t next = mono_ns(), end = next + 1500000000u;
+  next -= next % period;
+  while (mono_ns() < end) {
+    next += period;
+    uint64_t now = mono_ns();
+    if (next <= now)
+      next += ((now - next) / period + 1) * period; // Keep the phase.
+    struct timespec at = {(time_t)(next / 1000000000u),
+                          (long)(next % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+      ;
+    TRUTH_CALL(&t, 0, first());
+    TRUTH_CALL(&t, 1, second());
+  }
+  frame_pop(d);
+  return truth_write(&t, argv[2]);
+}
