@@ -77,7 +77,7 @@ def sh(cmd, **kw):
 # ----------------------------------------------------------------- machine
 
 
-def machine_facts(work, clang):
+def machine_facts(work, clang, calibration_s):
     facts = []
     model = '?'
     flags = ''
@@ -112,7 +112,17 @@ def machine_facts(work, clang):
     r = sh([clang, '-O2', os.path.join(HERE, 'tick.c'), '-o', tick])
     measured = sh([tick]).stdout.strip() if r.returncode == 0 else 'tick.c did not build'
     facts.append(('tick', f'{hz or "CONFIG_HZ not readable"}; measured (ITIMER_PROF asked for 10 kHz): {measured}'))
-    facts.append(('load average', open('/proc/loadavg').read().split(' ')[:3]))
+    cal = os.path.join(work, 'calibration')
+    r = sh([clang, '-O2', os.path.join(HERE, 'calibration.c'), '-lm', '-o', cal])
+    if r.returncode != 0:
+        fail(f'calibration.c did not build:\n{r.stderr}')
+    for line in sh([cal, f'{calibration_s:g}']).stdout.splitlines():
+        f = line.split()
+        facts.append((f'timed call ({f[0]})',
+                      f'a calibrated timed call of {f[8]} us reads {float(f[2]):+.0f} ns '
+                      f'(standard error {f[4]} ns) longer than untimed; empty interval {f[6]} ns '
+                      f'(calibration.c, {calibration_s:g} s)'))
+    facts.append(('load average', ' '.join(open('/proc/loadavg').read().split(' ')[:3])))
     return facts
 
 
@@ -467,7 +477,7 @@ def main():
         else:
             gp_note = 'not run: -lprofiler not found (apt-get install libgoogle-perftools-dev)'
     print('accuracy: max error = the largest |measured share - true share| over the rows (pp)')
-    for k, v in machine_facts(work, args.clang):
+    for k, v in machine_facts(work, args.clang, 0.5 if args.quick else 2):
         print(f'  {k + ":":16} {v}')
     print(f'  {"build:":16} {build_info(args.build)}')
     print(f'  {"spinelprof:":16} spinel-prof cc -O2; SPINEL_PROFILE_HZ={args.hz}, by {args.by}'

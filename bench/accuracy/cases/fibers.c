@@ -74,8 +74,7 @@ static int sp_Fiber_new(struct sp_Fiber *f, void (*body)(void)) {
 int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   truth_begin(&T);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   R_A = truth_row(&T, "sp_work_a");
   R_B = truth_row(&T, "sp_work_b");
   R_MAIN = truth_row(&T, "sp_work_main");
@@ -93,7 +92,6 @@ int main(int argc, char **argv) {
   }
   truth_finish(&T);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   truth_write_rows(f, &T);
   return fclose(f) != 0;
 }

@@ -37,8 +37,7 @@ NOINLINE static void sp_heavy(void) {
 int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   truth_begin(&T);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   R_STEP = truth_row(&T, "sp_step");
   R_LIGHT = truth_row(&T, "sp_light");
   R_LIGHT_SHARED = truth_row(&T, "sp_light;sp_shared");
@@ -58,7 +57,6 @@ int main(int argc, char **argv) {
   }
   truth_finish(&T);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   truth_write_rows(f, &T);
   return fclose(f) != 0;
 }

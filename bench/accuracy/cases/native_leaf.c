@@ -67,8 +67,7 @@ NOINLINE static void sp_own_only(void) {
 int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   truth_begin(&T);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   memset(buffer, 'a', sizeof buffer);
   int r_mixed = truth_row(&T, "sp_mixed");
   int r_native = truth_row(&T, "sp_mixed;[native]");
@@ -87,7 +86,6 @@ int main(int argc, char **argv) {
   int64_t native = (int64_t)(per_call * (double)T.rows[r_mixed].calls * CALLS);
   truth_move(&T, r_mixed, r_native, native);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   fprintf(f, "meta memchr_call_ns %.1f\n", per_call);
   fprintf(f, "meta own_only_ns %lld\n", (long long)T.rows[r_own].self_ns);
   fprintf(f, "meta mixed_self_ns %lld\n", (long long)T.rows[r_mixed].self_ns);

@@ -24,8 +24,7 @@ int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 1);
   struct truth t;
   truth_begin(&t);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   int r_first = truth_row(&t, "sp_first");
   int r_second = truth_row(&t, "sp_second");
   double period_us = atof(argv[4]);
@@ -52,7 +51,6 @@ int main(int argc, char **argv) {
   }
   truth_finish(&t);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   fprintf(f, "meta periods_run %llu\n", (unsigned long long)periods);
   fprintf(f, "meta periods_skipped %llu\n", (unsigned long long)skipped);
   truth_write_rows(f, &t);

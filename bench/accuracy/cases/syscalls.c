@@ -46,8 +46,7 @@ NOINLINE static void sp_getppid(void) {
 int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   truth_begin(&T);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   null_fd = open("/dev/null", O_WRONLY);
   if (null_fd < 0)
     return 1;
@@ -67,7 +66,6 @@ int main(int argc, char **argv) {
   }
   truth_finish(&T);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   truth_write_rows(f, &T);
   return fclose(f) != 0;
 }

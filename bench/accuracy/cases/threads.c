@@ -58,8 +58,7 @@ int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   struct truth t;
   truth_begin(&t);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   budget = seconds / THREADS;
   void *(*const workers[THREADS])(void *) = {sp_worker0, sp_worker1, sp_worker2,
                                              sp_worker3, sp_worker4, sp_worker5};
@@ -71,7 +70,6 @@ int main(int argc, char **argv) {
     pthread_join(threads[i], NULL);
   truth_finish(&t);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   truth_write_rows(f, &t);
   for (int i = 0; i < THREADS; ++i)
     truth_write_rows(f, &truths[i]);

@@ -26,8 +26,7 @@ int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 2);
   struct truth t;
   truth_begin(&t);
-  truth_setup_work();
-  double scaling = truth_check_scaling();
+  truth_setup();
   int r_compute = truth_row(&t, "sp_compute");
   int r_nap = truth_row(&t, "sp_nap");
   compute_units = truth_units(atof(argv[4]));
@@ -41,7 +40,6 @@ int main(int argc, char **argv) {
   }
   truth_finish(&t);
   FILE *f = truth_open(argv);
-  fprintf(f, "meta work_scaling_4x %.2f\n", scaling);
   truth_write_rows(f, &t);
   return fclose(f) != 0;
 }
