@@ -90,9 +90,14 @@ def machine_facts(work, clang, calibration_s):
     facts.append(('kernel', f'{platform.release()} ({platform.machine()})'))
     virt = []
     if shutil.which('systemd-detect-virt'):
-        v = sh(['systemd-detect-virt']).stdout.strip()
-        if v:
-            virt.append(f'systemd-detect-virt: {v}')
+        for kind in ('vm', 'container'):
+            v = sh(['systemd-detect-virt', f'--{kind}']).stdout.strip()
+            if v:
+                virt.append(f'systemd-detect-virt --{kind}: {v}')
+    if shutil.which('dmesg'):
+        m = re.search(r'Hypervisor detected: .*', sh(['dmesg']).stdout)
+        if m:
+            virt.append(f'dmesg: {m.group(0)}')
     for f in ('sys_vendor', 'product_name'):
         p = f'/sys/class/dmi/id/{f}'
         if os.path.exists(p):
@@ -100,6 +105,9 @@ def machine_facts(work, clang, calibration_s):
     if ' hypervisor' in flags:
         virt.append('cpuinfo: hypervisor flag')
     facts.append(('virtualisation', '; '.join(virt) or 'none seen'))
+    cs = '/sys/devices/system/clocksource/clocksource0/current_clocksource'
+    if os.path.exists(cs):
+        facts.append(('clocksource', open(cs).read().strip()))
     hz = None
     for path in (f'/boot/config-{platform.release()}',):
         if os.path.exists(path):
@@ -145,19 +153,26 @@ def build_info(build):
     return f'{os.path.abspath(build)} (source {src} at {rev}{", modified" if dirty else ""})'
 
 
+BUILT = set()
+
+
 def build_case(case, args, work, gperftools):
     src = os.path.join(CASES_DIR, case.source)
     stem = os.path.join(work, os.path.splitext(case.source)[0])
     out = {}
+    # Built once per invocation (several cases share a source), never taken
+    # from an earlier invocation's --keep directory: it may be another build's.
+    fresh = src not in BUILT and not args.reread
+    BUILT.add(src)
     prof = stem + '-spinelprof'
-    if not os.path.exists(prof):
+    if fresh:
         r = sh([args.spinel_prof, 'cc', '-O2', '-pthread', src, '-o', prof])
         if r.returncode != 0:
             fail(f'{case.source} did not build with spinel-prof cc:\n{r.stderr}')
     out['spinelprof'] = prof
     if gperftools:
         gp = stem + '-gperftools'
-        if not os.path.exists(gp):
+        if fresh:
             r = sh([args.clang, '-O2', '-g', '-fno-omit-frame-pointer', '-no-pie', '-pthread', src,
                     '-o', gp, '-Wl,--no-as-needed', '-lprofiler', '-Wl,--as-needed'])
             if r.returncode != 0:
@@ -324,10 +339,13 @@ def run_case(case, bins, args, work, tools):
                 if case.mode == 'wall':
                     env['CPUPROFILE_REALTIME'] = '1'
             cmd = [bins[tool], f'{args.seconds:g}', truth_path, case.mode] + case.args(args.hz)
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                               timeout=max(120, 20 * args.seconds + 60))
-            if p.returncode != 0:
-                fail(f'{" ".join(cmd)} ({tool}) exited with {p.returncode}:\n{p.stderr}')
+            if not args.reread:
+                p = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                   timeout=max(120, 20 * args.seconds + 60))
+                if p.returncode != 0:
+                    fail(f'{" ".join(cmd)} ({tool}) exited with {p.returncode}:\n{p.stderr}')
+            elif not os.path.exists(truth_path):
+                fail(f'--reread: {truth_path} not found (were --runs, --case the same?)')
             rows, meta = read_truth(truth_path)
             if tool == 'spinelprof':
                 got, n, facts = spinelprof_rows(os.path.splitext(folded)[0] + '.sprof', rows, args.by)
@@ -344,6 +362,8 @@ def run_case(case, bins, args, work, tools):
             if other is not None:
                 res['err_other'] = max_error(true, shares(other, keys))
             results[tool].append(res)
+            print(f'  [{case.name}: {tool} run {r + 1}/{args.runs}: {res["err"]:.2f} pp, {n} samples]',
+                  file=sys.stderr, flush=True)
     return results
 
 
@@ -388,18 +408,20 @@ def report_case(case, results, args, tools):
     keys = list(med['spinelprof']['true'])
     for t in tools[1:]:
         keys += [k for k in med[t]['true'] if k not in keys]
-    head = f'  {"row":28} {"true %":>7}'
+    # Each tool's binary has its own truth (spinelprof's wrappers make its
+    # write()s dearer, for one), so each tool's column has its own.
+    head = f'  {"row":28}'
     for t in tools:
-        head += f' {t + " %":>14} {"err pp":>7}'
+        head += f' {"true %":>7} {t + " %":>13} {"err pp":>7}'
     print(head)
     for k in keys:
-        line = f'  {k:28} {med["spinelprof"]["true"].get(k, 0.0):7.2f}'
+        line = f'  {k:28}'
         for t in tools:
             true, got = med[t]['true'].get(k), med[t]['got'].get(k)
             if true is None:
-                line += f' {"":14} {"":7}'
+                line += f' {"":7} {"":13} {"":7}'
             else:
-                line += f' {got:14.2f} {got - true:+7.2f}'
+                line += f' {true:7.2f} {got:13.2f} {got - true:+7.2f}'
         print(line)
     summary = {}
     for t in tools:
@@ -440,6 +462,8 @@ def main():
     ap.add_argument('--trials', type=int, default=None, help='perfect-sampler trials (200; --quick: 50)')
     ap.add_argument('--clang', default=os.environ.get('CLANG'), help="clang for the gperftools build (default: the build's)")
     ap.add_argument('--keep', metavar='DIR', help='keep binaries, truths and profiles in DIR')
+    ap.add_argument('--reread', metavar='DIR',
+                    help='run nothing: read the truths and profiles a --keep DIR run left (same --case, --runs, --hz)')
     ap.add_argument('--list', action='store_true', help='list the cases and exit')
     args = ap.parse_args()
     if args.list:
@@ -465,7 +489,7 @@ def main():
     if not os.path.exists(args.spinel_prof):
         fail(f'{args.spinel_prof} not found (build first, or --build DIR)')
     args.clang = args.clang or read_cache(args.build, 'SPINELPROF_CLANG') or 'clang'
-    work = args.keep or tempfile.mkdtemp(prefix='spinelprof-accuracy-')
+    work = args.reread or args.keep or tempfile.mkdtemp(prefix='spinelprof-accuracy-')
     os.makedirs(work, exist_ok=True)
 
     tools = ['spinelprof']
@@ -476,9 +500,13 @@ def main():
             gp_note = f'CPUPROFILE_FREQUENCY={args.hz} (CPUPROFILE_REALTIME=1 in wall mode), counts'
         else:
             gp_note = 'not run: -lprofiler not found (apt-get install libgoogle-perftools-dev)'
+    sys.stdout.reconfigure(line_buffering=True)  # Long runs: show each case as it ends.
     print('accuracy: max error = the largest |measured share - true share| over the rows (pp)')
-    for k, v in machine_facts(work, args.clang, 0.5 if args.quick else 2):
-        print(f'  {k + ":":16} {v}')
+    if args.reread:
+        print(f'  re-read from {args.reread} (machine facts not measured again)')
+    else:
+        for k, v in machine_facts(work, args.clang, 0.5 if args.quick else 2):
+            print(f'  {k + ":":16} {v}')
     print(f'  {"build:":16} {build_info(args.build)}')
     print(f'  {"spinelprof:":16} spinel-prof cc -O2; SPINEL_PROFILE_HZ={args.hz}, by {args.by}'
           + (f'; env {" ".join(f"{k}={v}" for k, v in args.env.items())}' if args.env else ''))
@@ -508,7 +536,7 @@ def main():
             ok = ok and sp['err'] <= g['err']
         print(line + ('  met' if ok else '  missed'))
     print(f'  {"":15} (pp; "perfect": median max error of a perfect sampler at the samples delivered)')
-    if not args.keep:
+    if not args.keep and not args.reread:
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f'kept in {work}')
