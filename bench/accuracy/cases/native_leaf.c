@@ -1,0 +1,94 @@
+/* native_leaf.c - a method that spends most of its time in a library
+ * function (memchr), in many short calls.
+ *
+ * The top-level loop calls, in this order, each timed from the loop:
+ *   sp_mixed        1000 times: memchr over 8 KiB (the byte is absent, so
+ *                   it reads all of it: ~50 ns here, from L1) then a few
+ *                   ns of own work (register arithmetic)
+ *   sp_memchr_only  the same 1000 memchr calls, nothing else
+ *   sp_own_only     the same 1000 steps of own work, no memchr
+ * A profile shows sp_mixed's memchr time as a leaf "[native] ..." above
+ * sp_mixed (row sp_mixed;[native]) and the rest as sp_mixed's self time.
+ *
+ * How the split of sp_mixed is measured (from outside, no clock read in
+ * it): memchr's time inside sp_mixed is sp_memchr_only's measured time,
+ * per call, times sp_mixed's calls; sp_mixed's self time is the rest of its
+ * measured time. This puts sp_memchr_only's loop (a counter and a branch per
+ * call) in the native row, an error well under 1% of it. sp_memchr_only is
+ * one row, its own code and memchr together (its split is not measured);
+ * sp_own_only has no native calls. The split assumes the times add up
+ * (memchr's result feeds the own code and the own code the next call's
+ * address, so they do not overlap); run.py prints the check: sp_mixed's
+ * self time minus sp_own_only's, which would be 0, in pp of the total.
+ * Rows: sp_mixed, sp_mixed;[native], sp_memchr_only, sp_own_only, <rest>.
+ *
+ * usage: native_leaf SECONDS TRUTH_FILE cpu|wall */
+#include "truth.h"
+
+enum { CALLS = 1000, BUFFER = 8192 };
+
+static struct truth T;
+static unsigned char buffer[BUFFER];
+/* The buffer, byte and size are read through volatiles at every call, so
+ * the compiler can neither hoist the calls out of the loop nor shorten
+ * them. */
+static unsigned char *volatile haystack = buffer;
+static volatile int needle = 0xff;
+static volatile size_t length = BUFFER;
+
+/* The own code: a few ns of register arithmetic (no memory, so it does not
+ * compete with memchr for the cache), continuing the chain through
+ * truth_sink that memchr's result feeds and the next call's address reads. */
+__attribute__((always_inline)) static inline void own_code(void) {
+  uint64_t x = truth_sink;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  x *= 0x94D049BB133111EBull;
+  truth_sink = (uint32_t)(x >> 48) & 0xff;
+}
+
+NOINLINE static void sp_mixed(void) {
+  for (int i = 0; i < CALLS; ++i) {
+    truth_sink += (memchr(haystack + (truth_sink >> 16), needle, length) != NULL);
+    own_code();
+  }
+}
+NOINLINE static void sp_memchr_only(void) {
+  for (int i = 0; i < CALLS; ++i)
+    truth_sink += (memchr(haystack + (truth_sink >> 16), needle, length) != NULL);
+}
+NOINLINE static void sp_own_only(void) {
+  for (int i = 0; i < CALLS; ++i) {
+    own_code();
+  }
+}
+
+int main(int argc, char **argv) {
+  double seconds = truth_args(argc, argv, 0);
+  truth_begin(&T);
+  truth_setup();
+  memset(buffer, 'a', sizeof buffer);
+  int r_mixed = truth_row(&T, "sp_mixed");
+  int r_native = truth_row(&T, "sp_mixed;[native]");
+  int r_memchr = truth_row(&T, "sp_memchr_only");
+  int r_own = truth_row(&T, "sp_own_only");
+  while (truth_running(&T, seconds)) {
+    truth_calibrate(&T);
+    TRUTH_CALL(&T, r_mixed, sp_mixed());
+    TRUTH_CALL(&T, r_memchr, sp_memchr_only());
+    TRUTH_CALL(&T, r_own, sp_own_only());
+  }
+  truth_finish(&T);
+  /* memchr's share of sp_mixed, from sp_memchr_only's time per call. */
+  double per_call = (double)T.rows[r_memchr].self_ns /
+                    ((double)T.rows[r_memchr].calls * CALLS);
+  int64_t native = (int64_t)(per_call * (double)T.rows[r_mixed].calls * CALLS);
+  truth_move(&T, r_mixed, r_native, native);
+  FILE *f = truth_open(argv);
+  fprintf(f, "meta memchr_call_ns %.1f\n", per_call);
+  fprintf(f, "meta own_only_ns %lld\n", (long long)T.rows[r_own].self_ns);
+  fprintf(f, "meta mixed_self_ns %lld\n", (long long)T.rows[r_mixed].self_ns);
+  truth_write_rows(f, &T);
+  return fclose(f) != 0;
+}
