@@ -72,6 +72,10 @@ void startThreadTimer(ThreadSlot &T);
 /// context.
 void stopThreadTimer(ThreadSlot &T);
 
+/// Cpu mode: records T's CPU time so far as what its samples stand for
+/// (read from its CPU clock, by any thread). Async-signal-safe.
+void noteFinalCpu(ThreadSlot &T);
+
 /// Whether a blocking call's wrapper must read the thread's CPU clock when
 /// the call starts (cpu mode: the CPU a call uses is sampled). Any thread.
 bool callCpuNeeded();

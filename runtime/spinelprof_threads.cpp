@@ -264,6 +264,8 @@ int initThreads() {
 /// was registered (for the main thread, the dynamic loader and the
 /// profiler's start-up) is no sample's. On T's own thread.
 static void startClocks(ThreadSlot &T) {
+  if (pthread_getcpuclockid(pthread_self(), &T.CpuClock) != 0)
+    T.CpuClock = CLOCK_THREAD_CPUTIME_ID; // Read on the thread: its own.
   T.StartCpuNs = threadCpuNs();
   T.LastWallNs = monotonicNs();
   T.LastDeliveryNs = T.LastWallNs;
@@ -308,6 +310,8 @@ void unregisterCurrentThread() {
   (void)pthread_setspecific(ExitKey, nullptr);
   MySlot = nullptr; // A signal still on its way finds no slot: a no-op.
   stopThreadTimer(*S);
+  if (S->Named.load())
+    noteFinalCpu(*S); // Its CPU to the end: what its samples stand for.
   S->State.store(ThreadSlot::Free, std::memory_order_release);
 }
 

@@ -30,6 +30,7 @@ struct ThreadSlot {
   std::atomic<uint32_t> SwitchSeq;
   std::atomic<uint32_t> Named;
   uint32_t Tid;
+  clockid_t CpuClock; // The thread's CPU clock, readable by any thread.
   spinelprof_shadow_stack *OwnStack;
   intptr_t *OffsetVar;
   /// The thread's sampling timer (spinelprof_signal.h).
