@@ -289,12 +289,37 @@ static void writeCommand(BufferedFile &File, const RunInfo &Run) {
   File.write("]");
 }
 
+/// Writes N as Width digits at P.
+static void putDigits(char *P, uint64_t N, int Width) {
+  for (int I = Width; I-- > 0; N /= 10)
+    P[I] = char('0' + N % 10);
+}
+
+/// The start as "YYYY-MM-DDTHH:MM:SSZ", computed by hand: gmtime_r takes
+/// glibc's time-zone lock and may malloc on first use, and the writer runs
+/// in a copy of the process at SIGINT/SIGTERM. Async-signal-safe.
 static void writeStartTime(BufferedFile &File, uint64_t StartTimeNs) {
-  time_t Seconds = static_cast<time_t>(StartTimeNs / 1000000000u);
-  struct tm Utc;
-  char Text[64] = "1970-01-01T00:00:00Z";
-  if (gmtime_r(&Seconds, &Utc))
-    strftime(Text, sizeof(Text), "%Y-%m-%dT%H:%M:%SZ", &Utc);
+  uint64_t Seconds = StartTimeNs / 1000000000u;
+  int64_t Days = int64_t(Seconds / 86400);
+  uint64_t Day = Seconds % 86400;
+  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+  Days += 719468;
+  int64_t Era = Days / 146097;
+  uint64_t DayOfEra = uint64_t(Days - Era * 146097);
+  uint64_t YearOfEra =
+      (DayOfEra - DayOfEra / 1460 + DayOfEra / 36524 - DayOfEra / 146096) / 365;
+  uint64_t DayOfYear = DayOfEra - (365 * YearOfEra + YearOfEra / 4 - YearOfEra / 100);
+  uint64_t MonthIndex = (5 * DayOfYear + 2) / 153;
+  uint64_t DayOfMonth = DayOfYear - (153 * MonthIndex + 2) / 5 + 1;
+  uint64_t Month = MonthIndex < 10 ? MonthIndex + 3 : MonthIndex - 9;
+  uint64_t Year = YearOfEra + uint64_t(Era) * 400 + (Month <= 2);
+  char Text[] = "0000-00-00T00:00:00Z";
+  putDigits(Text, Year, 4);
+  putDigits(Text + 5, Month, 2);
+  putDigits(Text + 8, DayOfMonth, 2);
+  putDigits(Text + 11, Day / 3600, 2);
+  putDigits(Text + 14, Day / 60 % 60, 2);
+  putDigits(Text + 17, Day % 60, 2);
   File.writeJsonString(Text);
 }
 

@@ -138,6 +138,7 @@ static void waits_with_masks(void) {
   memset(&lock, 0, sizeof(lock));
   lock.l_type = F_WRLCK;
   lock.l_whence = SEEK_SET;
+  fflush(stdout); // TSan's _exit flushes the child's copy of stdio too.
   pid_t child = fork();
   if (child == 0) {
     fcntl(fd, F_SETLK, &lock);
