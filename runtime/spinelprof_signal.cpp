@@ -59,8 +59,10 @@ static std::atomic<int> InFlight; // Handlers recording now.
 
 /// A signal delivered later than this after its instant may have waited
 /// for the thread to get a CPU. (Measured here: 95-99 % of the signals of
-/// a running thread arrive 30-130 us after their instant.)
-static constexpr uint64_t PromptNs = 250000;
+/// a running thread arrive 30-130 us after their instant; one that follows
+/// the thread to another CPU, hundreds of us; a preemption lasts a tick,
+/// 4 ms, or more.)
+static constexpr uint64_t PromptNs = 1000000;
 /// Cpu mode: the longest interval of a thread found off the CPU, 2^6 P.
 static constexpr uint32_t MaxBackoff = 6;
 
