@@ -192,8 +192,11 @@ def gperftools_samples(path):
 def git_describe(path):
     """', commit abc1234' (with '-dirty' when modified) for a directory in a
     git work tree, or ''."""
-    r = subprocess.run(['git', '-C', path, 'rev-parse', '--short', 'HEAD'],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        r = subprocess.run(['git', '-C', path, 'rev-parse', '--short', 'HEAD'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return ''
     if r.returncode != 0:
         return ''
     dirty = subprocess.run(['git', '-C', path, 'status', '--porcelain', '-uno'],
