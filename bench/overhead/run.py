@@ -24,22 +24,31 @@ push/pop: the depth store a release atomic, no TBAA type, and no pop
 before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
 --baseline DIR adds base: spinel-prof cc of another spinelprof build
 (DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
-change of the plugin side by side (programs, compile time and Spinel's
-benchmarks).
-With SPINEL_HOME set to an installed Spinel, Spinel's own benchmarks run
-too (plain vs spinel-prof cc). The alloc part compares, on allocating
+change of the plugin side by side (programs and compile time); in the
+Spinel part every spinel-prof variant runs with both builds.
+With SPINEL_HOME set to an installed Spinel, ten of Spinel's own
+benchmarks run at the sizes users run (SPINEL_BENCHMARKS: 0.3-1.7 s each),
+built with Spinel's own driver: plain (clang), off, on at 100 Hz, on at
+1 kHz, on at gperftools' delivered rate (measured first: samples in its
+profile / CPU s), gperftools (the plain build with -lprofiler,
+CPUPROFILE_FREQUENCY=1000); medians of wall (primary) and CPU time,
+per-benchmark ratios, geomean and worst, the delivered rates, and the
+targets of issue 17. The alloc part compares, on allocating
 programs, the CPU-profiling build with the same binary also sampling
 allocations (SPINEL_PROFILE_ALLOC=1, default rate), and a build without
 allocation marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a
 pass/fail test.
 """
 import argparse
+import hashlib
+import json
 import math
 import os
 import re
 import shlex
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -64,11 +73,30 @@ PROGRAMS = {
 }
 BASE_VARIANTS = ['plain', 'off', 'on', 'finstr', 'pg']
 LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic', 'finstr-ai']
-# Spinel's own benchmarks that run 0.1-1 s with these arguments.
-SPINEL_BENCHMARKS = ['bm_fib', 'bm_tak', 'bm_ackermann', 'bm_binary_trees',
-                     'bm_nqueens', 'bm_ao_render', 'bm_so_lists', 'bm_fannkuch',
-                     'bm_spectral_norm', 'bm_huffman', 'bm_fasta', 'bm_nbody',
-                     'bm_str_concat', 'bm_gcbench', 'bm_splay', 'bm_matmul']
+# Spinel's own benchmarks at the sizes a user's run has: 0.3-1.7 s each with
+# clang-19 -O2 on a 2-core machine of 2026 (the default sizes of some run
+# 2-20 ms, where the fixed cost per run is all one measures). File in
+# $SPINEL_HOME/benchmark, full-size arguments, --quick arguments (None: not
+# run with --quick).
+SPINEL_BENCHMARKS = [
+    ('json_parse.rb', [], None),
+    ('nqueens.rb', [], None),
+    ('bm_binary_trees.rb', ['16'], []),
+    ('bm_ao_render.rb', ['96'], None),
+    ('bm_nbody.rb', ['5000000'], []),
+    ('bm_spectral_norm.rb', ['3000'], None),
+    ('bm_fasta.rb', ['500000'], []),
+    ('bm_huffman.rb', ['10000000'], None),
+    ('template.rb', [], None),
+    ('bm_gcbench.rb', [], None),
+]
+# The Spinel part's variants: plain (Spinel's driver with clang), gperftools
+# (the plain build linked with -lprofiler, CPUPROFILE_FREQUENCY=1000), and
+# spinel-prof cc's build off, at 100 Hz, 1 kHz and at the rate gperftools
+# delivered; with --baseline each spinel-prof variant once more with the
+# other build ("base-" prefix).
+SPINEL_PROF_VARIANTS = ['off', 'on100', 'on1k', 'ongp']
+GPERFTOOLS_HZ = 1000
 
 # The allocation-heavy programs of the alloc part.
 ALLOC_PROGRAMS = ['binary_trees', 'json']
@@ -90,16 +118,17 @@ def run_cmd(cmd, env=None, cwd=None):
     return r.stdout
 
 
-def timed_rusage(cmd, env=None, cwd=None):
+def timed_rusage(cmd, env=None, cwd=None, rss=True):
     """Runs cmd with stdout captured; returns (wall s, CPU s, max RSS KB,
     stdout). CPU time comes from wait4; max RSS from /usr/bin/time when
-    there is one (the child Python forks starts with Python's own RSS)."""
+    there is one (the child Python forks starts with Python's own RSS) and
+    rss is true (otherwise the program is the child itself)."""
     out_file = tempfile.TemporaryFile()
     err_file = tempfile.TemporaryFile()
     rss_file = tempfile.NamedTemporaryFile(prefix='rss', delete=False)
     rss_file.close()
     full = (['/usr/bin/time', '-f', '%M', '-o', rss_file.name] + cmd
-            if os.path.exists('/usr/bin/time') else cmd)
+            if rss and os.path.exists('/usr/bin/time') else cmd)
     start = time.perf_counter()
     p = subprocess.Popen(full, env=env, cwd=cwd, stdout=out_file, stderr=err_file)
     _, status, ru = os.wait4(p.pid, 0)
@@ -124,9 +153,94 @@ def median(xs):
     return statistics.median(xs) if xs else float('nan')
 
 
+def spread(xs):
+    """(max - min) / median."""
+    return (max(xs) - min(xs)) / median(xs) if xs and median(xs) > 0 else float('nan')
+
+
 def geomean(xs):
     xs = [x for x in xs if x > 0 and not math.isnan(x)]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
+
+
+def gperftools_samples(path):
+    """The sample count of a gperftools CPU profile (binary format: a
+    header of 5 words, then records count, depth, depth PCs; the trailer
+    0, 1, 0), or None when there is none."""
+    try:
+        data = open(path, 'rb').read()
+    except OSError:
+        return None
+    words = len(data) // 8
+    if words < 5:
+        return None
+    hdr = struct.unpack_from('<5Q', data, 0)
+    if hdr[0] != 0 or hdr[1] != 3:
+        return None
+    i, total = 5, 0
+    while i + 2 <= words:
+        count, depth = struct.unpack_from('<2Q', data, 8 * i)
+        if count == 0 and depth == 1:
+            return total
+        total += count
+        i += 2 + depth
+    return None
+
+
+def git_describe(path):
+    """', commit abc1234' (with '-dirty' when modified) for a directory in a
+    git work tree, or ''."""
+    try:
+        r = subprocess.run(['git', '-C', path, 'rev-parse', '--short', 'HEAD'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return ''
+    if r.returncode != 0:
+        return ''
+    dirty = subprocess.run(['git', '-C', path, 'status', '--porcelain', '-uno'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True).stdout.strip()
+    return ', commit %s%s' % (r.stdout.strip(), '-dirty' if dirty else '')
+
+
+def build_source(build):
+    """The source directory of a spinelprof build directory (CMakeCache)."""
+    try:
+        for line in open(os.path.join(build, 'CMakeCache.txt')):
+            if line.startswith('CMAKE_HOME_DIRECTORY:'):
+                return line.split('=', 1)[1].strip()
+    except OSError:
+        pass
+    return build
+
+
+def build_facts(build):
+    """A spinelprof build directory, its source's commit and when its
+    spinel-prof was linked (a build can be older or newer than its
+    source's HEAD)."""
+    stamp = build_stamp(build)
+    linked = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(stamp)) if stamp else '?'
+    return '%s (source %s%s; tool, plugin and runtime last linked %s)' % (
+        build, build_source(build), git_describe(build_source(build)), linked)
+
+
+def build_stamp(build):
+    """The newest modification time of a build's tool, plugin and runtime."""
+    files = [os.path.join(build, f) for f in ('bin/spinel-prof', 'lib/SpinelProf.so',
+                                              'lib/libspinelprof_rt.a')]
+    return max((os.path.getmtime(f) for f in files if os.path.exists(f)), default=0)
+
+
+def machine_facts():
+    model = '?'
+    try:
+        for line in open('/proc/cpuinfo'):
+            if line.startswith('model name'):
+                model = line.split(':', 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return '%s, %d vCPUs, Linux %s, load average %s' % (
+        model, os.cpu_count(), os.uname().release, ' '.join('%.2f' % l for l in os.getloadavg()))
 
 
 class Bench:
@@ -149,7 +263,9 @@ class Bench:
         if self.baseline_tool and not os.path.exists(self.baseline_tool):
             raise SystemExit('missing %s: build the baseline first' % self.baseline_tool)
         self.base_env = {k: v for k, v in os.environ.items()
-                         if not k.startswith('SPINEL_PROFILE')}
+                         if not k.startswith(('SPINEL_PROFILE', 'CPUPROFILE'))}
+        self.gperftools = False
+        self.gp_hz = 0
 
     def cached_clang(self):
         cache = os.path.join(self.build, 'CMakeCache.txt')
@@ -342,7 +458,7 @@ class Bench:
                 # Sampling off: valgrind runs the program ~50x slower, so
                 # samples would cost ~50x more per instruction counted.
                 env = self.run_env('off' if v not in ('plain', 'finstr', 'finstr-ai', 'pg') else v)
-                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
+                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + self.path('run', 'callgrind.out'),
                                     self.binary(prog, v), arg], env=env,
                                    cwd=self.path('run'), stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, text=True)
@@ -395,7 +511,7 @@ class Bench:
             small = '1000000'
             irs = {}
             for name, exe in exes.items():
-                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', exe, small],
+                r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + self.path('run', 'callgrind.out'), exe, small],
                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 m = re.search(r'Collected : (\d+)', r.stderr)
                 irs[name] = int(m.group(1)) if m else 0
@@ -455,6 +571,99 @@ class Bench:
         print('| ' + ' | '.join('%.2f' % median(times[name]) for name, _, _ in columns) + ' | ' +
               ' | '.join('%+.1f%%' % (100 * (median(times[name]) / p - 1)) for name, _, _ in columns[1:]) + ' |')
 
+    # ---- Spinel's own benchmarks -----------------------------------------
+    def spinel_variants(self):
+        """The Spinel part's variants, in the order of the tables."""
+        vs = ['plain'] + list(SPINEL_PROF_VARIANTS)
+        if self.gperftools:
+            vs.append('gperftools')
+        else:
+            vs.remove('ongp')
+        if self.baseline_tool:
+            vs += ['base-' + v for v in SPINEL_PROF_VARIANTS if v in vs]
+        return vs
+
+    def spinel_label(self, v):
+        base = v.startswith('base-')
+        v = v[5:] if base else v
+        label = {'plain': 'plain', 'off': 'off', 'on100': 'on 100 Hz', 'on1k': 'on 1 kHz',
+                 'ongp': 'on %d Hz (= gperftools)' % self.gp_hz,
+                 'gperftools': 'gperftools (%d Hz asked)' % GPERFTOOLS_HZ}[v]
+        return ('base ' + label) if base else label
+
+    def spinel_build(self, spinel, rb, out, cc):
+        """Spinel's own driver with CMD as its C compiler. A spinel-prof
+        build being relinked by someone else fails a build now and then:
+        retried."""
+        for attempt in range(5):
+            r = subprocess.run([spinel, rb, '-o', out, '--cc=' + cc], cwd=self.path('spinel'),
+                               env=dict(self.base_env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if r.returncode == 0 and os.path.exists(out):
+                return True
+            log('spinel: %s (%s) did not build (attempt %d): %s' % (
+                os.path.basename(rb), cc, attempt + 1, r.stderr.decode(errors='replace')[-300:]))
+            time.sleep(15)
+        return False
+
+    def has_gperftools(self):
+        src = self.path('spinel', 'gperftools-check.c')
+        with open(src, 'w') as f:
+            f.write('int main(void) { return 0; }\n')
+        r = subprocess.run([self.clang, src, '-Wl,--no-as-needed', '-lprofiler', '-o',
+                            self.path('spinel', 'gperftools-check')],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return r.returncode == 0
+
+    def spinel_env(self, bench, v):
+        env = dict(self.base_env)
+        kind = v[5:] if v.startswith('base-') else v
+        if kind == 'gperftools':
+            env['CPUPROFILE'] = self.spinel_profile(bench, v)
+            env['CPUPROFILE_FREQUENCY'] = str(GPERFTOOLS_HZ)
+        elif kind == 'off':
+            env['SPINEL_PROFILE'] = '0'
+        elif kind != 'plain':
+            env['SPINEL_PROFILE'] = self.spinel_profile(bench, v)
+            env['SPINEL_PROFILE_HZ'] = str({'on100': 100, 'on1k': 1000, 'ongp': self.gp_hz}[kind])
+            env['SPINEL_PROFILE_QUIET'] = '1'
+        return env
+
+    def spinel_profile(self, bench, v):
+        return self.path('spinel-run', '%s.%s.%s' % (bench, v, 'prof' if v == 'gperftools' else 'folded'))
+
+    def spinel_exe(self, bench, v):
+        build = {'plain': 'plain', 'gperftools': 'gperftools'}.get(v, 'base' if v.startswith('base-') else 'prof')
+        return self.path('spinel', '%s.%s' % (bench, build))
+
+    def spinel_samples(self, bench, v):
+        """Samples in the profile the run just wrote (None when it has none)."""
+        path = self.spinel_profile(bench, v)
+        if v == 'gperftools':
+            return gperftools_samples(path)
+        sprof = path[:-len('.folded')] + '.sprof'
+        try:
+            return int(json.load(open(sprof))['sample_count'])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        try:
+            return sum(int(line.rsplit(' ', 1)[1]) for line in open(path) if line.strip())
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def spinel_run(self, bench, v, args):
+        """One timed run: (wall s, CPU s, samples or None, stdout digest)."""
+        kind = v[5:] if v.startswith('base-') else v
+        if kind not in ('plain', 'off'):
+            # No stale profile read as this run's.
+            path = self.spinel_profile(bench, v)
+            for p in (path, re.sub(r'\.folded$', '.sprof', path)):
+                if os.path.lexists(p):
+                    os.unlink(p)
+        w, c, _, out = timed_rusage([self.spinel_exe(bench, v)] + args, env=self.spinel_env(bench, v),
+                                    cwd=self.path('spinel-run'), rss=False)
+        samples = None if kind in ('plain', 'off') else self.spinel_samples(bench, v)
+        return w, c, samples, hashlib.sha256(out.encode()).hexdigest()
+
     def spinel(self, variants):
         home = os.environ.get('SPINEL_HOME')
         spinel = os.path.join(home, 'spinel') if home else None
@@ -462,52 +671,191 @@ class Bench:
             print('\n(SPINEL_HOME is not set%s: Spinel\'s own benchmarks skipped)' %
                   ('' if not home else ' to a directory with a spinel script'))
             return
-        progs = []
         os.makedirs(self.path('spinel'), exist_ok=True)
-        names = SPINEL_BENCHMARKS[:3] if self.args.quick else SPINEL_BENCHMARKS
-        for name in names:
-            rb = os.path.join(home, 'benchmark', name + '.rb')
-            if not os.path.exists(rb):
+        os.makedirs(self.path('spinel-run'), exist_ok=True)
+        self.gperftools = self.has_gperftools()
+        if not self.gperftools:
+            log('gperftools not found (apt-get install libgoogle-perftools-dev): '
+                'variants gperftools and "at gperftools\' rate" skipped')
+        quick = self.args.quick
+        benches = []
+        for rb_name, full, quick_args in SPINEL_BENCHMARKS:
+            if quick and quick_args is None:
                 continue
-            ok = True
-            builds = [('plain', self.clang), ('prof', '%s cc' % self.tool), ('finstr', None)]
-            if 'pushleaves' in variants:
-                builds.append(('pushleaves', '%s cc' % self.tool))
-            if self.baseline_tool:
-                builds.append(('base', '%s cc' % self.baseline_tool))
-            for v, cc in builds:
-                out = self.path('spinel', '%s.%s' % (name, v))
-                if cc is None:
-                    cc = '%s -finstrument-functions %s' % (self.clang, self.hooks_obj())
-                env = dict(self.base_env)
-                if v == 'pushleaves':
-                    env['SPINEL_PROFILE_LEAF_MAX_SIZE'] = '0'
-                r = subprocess.run([spinel, rb, '-o', out, '--cc=' + cc], cwd=self.path('spinel'),
-                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                if r.returncode != 0:
-                    log('spinel: %s (%s) did not build: %s' % (name, v, r.stderr.decode()[-300:]))
-                    ok = False
-                    break
-            if ok:
-                progs.append(name)
-        spinel_variants = (['plain', 'off', 'on', 'finstr'] +
-                           [v for v in ('pushleaves',) if v in variants] +
-                           (['base'] if self.baseline_tool else []))
-        variants = spinel_variants
-        results = {(p, v): [] for p in progs for v in variants}
-        rounds = 1 if self.args.quick else self.args.rounds
+            rb = os.path.join(home, 'benchmark', rb_name)
+            if not os.path.exists(rb):
+                log('spinel: %s not found: skipped' % rb)
+                continue
+            benches.append((rb_name[:-3], rb, quick_args if quick else full))
+        # Every binary first (the builds under test can be relinked by
+        # others meanwhile: the tool's time stamp is reported), then the runs.
+        builds = [('plain', self.clang), ('prof', '%s cc' % self.tool)]
+        if self.gperftools:
+            builds.append(('gperftools', '%s -Wl,--no-as-needed -lprofiler' % self.clang))
+        if self.baseline_tool:
+            builds.append(('base', '%s cc' % self.baseline_tool))
+        builds_used = [self.build] + ([os.path.dirname(os.path.dirname(self.baseline_tool))]
+                                      if self.baseline_tool else [])
+        stamps = {b: build_stamp(b) for b in builds_used}
+        progs = []
+        for name, rb, args in benches:
+            if all(self.spinel_build(spinel, rb, self.path('spinel', '%s.%s' % (name, b)), cc)
+                   for b, cc in builds):
+                progs.append((name, args))
+        for b, stamp in stamps.items():
+            if build_stamp(b) != stamp:
+                print('\n(warning: %s was relinked while the benchmarks were being built)' % b)
+        log('built %d Spinel benchmarks in %s' % (len(progs), self.path('spinel')))
+        # gperftools' delivered rate (samples / CPU s of a run of each
+        # benchmark; ~250 Hz where CPU timers fire on the 250 Hz tick): the
+        # rate of the spinel-prof variant compared with it.
+        self.gp_hz = 0
+        if self.gperftools:
+            samples = cpu = 0
+            for name, args in progs:
+                _, c, s, _ = self.spinel_run(name, 'gperftools', args)
+                samples += s or 0
+                cpu += c
+            self.gp_hz = int(round(samples / cpu)) if cpu > 0 and samples else 0
+            if not self.gp_hz:
+                log('gperftools wrote no samples: "at gperftools\' rate" skipped')
+            log('gperftools delivered %d Hz (%d samples, %.2f CPU s)' % (self.gp_hz, samples, cpu))
+        variants = self.spinel_variants()
+        if not self.gp_hz:
+            variants = [v for v in variants if not v.endswith('ongp')]
+        results = {(p, v): [] for p, _ in progs for v in variants}
+        digests = {}
+        mismatches = []
+        loads = []
+        rounds = 1 if quick else self.args.rounds
         for rnd in range(rounds):
-            for p in progs:
+            loads.append(os.getloadavg()[0])
+            log('spinel round %d/%d (load %.2f)' % (rnd + 1, rounds, loads[-1]))
+            for p, args in progs:
                 order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
-                    exe = self.path('spinel', '%s.%s' % (p, 'prof' if v in ('off', 'on') else v))
-                    w, c, rss, _ = timed_rusage([exe], env=self.run_env(v), cwd=self.path('run'))
-                    results[(p, v)].append((w, c, rss))
-        saved = self.args.rounds
-        self.args.rounds = rounds
-        ratios = self.print_table("Spinel's own benchmarks (SPINEL_HOME=%s)" % home, progs, variants, results)
-        self.args.rounds = saved
-        self.print_targets(progs, ratios)
+                    w, c, s, digest = self.spinel_run(p, v, args)
+                    results[(p, v)].append((w, c, s))
+                    digests.setdefault((p, rnd), {})[v] = digest
+                if len(set(digests[(p, rnd)].values())) != 1:
+                    mismatches.append('%s round %d: %s' % (p, rnd + 1, ', '.join(
+                        v for v, d in digests[(p, rnd)].items() if d != digests[(p, rnd)]['plain'])))
+        loads.append(os.getloadavg()[0])
+        raw = self.path('spinel-results.json')
+        with open(raw, 'w') as f:
+            json.dump({'gperftools_hz': self.gp_hz, 'loads': loads,
+                       'benchmarks': [[p, a] for p, a in progs],
+                       'runs': {'%s %s' % k: v for k, v in results.items()}}, f, indent=0)
+        log('every run (wall s, CPU s, samples): %s' % raw)
+        self.print_spinel(home, progs, variants, results, rounds)
+        for m in mismatches:
+            print('WARNING: output differs from plain: %s' % m)
+        print('\nLoad average (1 min) at the start of each round and at the end: %s '
+              '(min %.2f, median %.2f, max %.2f; %d vCPUs); at the end (1, 5, 15 min): %s.' % (
+                  ' '.join('%.2f' % l for l in loads), min(loads), median(loads), max(loads),
+                  os.cpu_count(), ', '.join('%.2f' % l for l in os.getloadavg())))
+
+    def print_spinel(self, home, progs, variants, results, rounds):
+        names = [p for p, _ in progs]
+        args = dict(progs)
+        print("\n## Spinel's own benchmarks (SPINEL_HOME=%s%s)\n" % (home, git_describe(home)))
+        print('Built with Spinel\'s driver (`spinel FILE --cc=CC -o OUT`): plain and gperftools '
+              '(`-lprofiler`, CPUPROFILE_FREQUENCY=%d) with %s, the others with `spinel-prof cc` '
+              'of %s%s. Median of %d interleaved rounds (variant order rotated each round); '
+              'ratio = variant / plain.' % (
+                  GPERFTOOLS_HZ, self.clang, self.build,
+                  '; base: of %s' % os.path.dirname(os.path.dirname(self.baseline_tool))
+                  if self.baseline_tool else '', rounds))
+        ratio = {0: {}, 1: {}}
+        for which, title in ((0, 'Wall time'), (1, 'CPU time (user+sys)')):
+            print('\n### %s, ratio to plain\n' % title)
+            print('| benchmark | args | plain s (range) |' + ''.join(
+                ' %s |' % self.spinel_label(v) for v in variants if v != 'plain'))
+            print('|' + '---|' * (2 + len(variants)))
+            for p in names:
+                base = median([r[which] for r in results[(p, 'plain')]])
+                row = '| %s | %s | %.3f (%.0f%%) |' % (p, ' '.join(args[p]) or '-', base,
+                                                     100 * spread([r[which] for r in results[(p, 'plain')]]))
+                for v in variants:
+                    if v == 'plain':
+                        continue
+                    x = median([r[which] for r in results[(p, v)]]) / base
+                    ratio[which].setdefault(v, []).append(x)
+                    row += ' %.3f |' % x
+                print(row)
+            print('| geometric mean | | |' + ''.join(
+                ' %.3f |' % geomean(ratio[which][v]) for v in variants if v != 'plain'))
+            print('| worst | | |' + ''.join(
+                ' %s |' % self.worst(names, ratio[which][v]) for v in variants if v != 'plain'))
+            spreads = [spread([r[which] for r in results[(p, v)]]) for p in names for v in variants]
+            print('\nNoise: the range (max - min) of a benchmark\'s %d runs in one variant, as a '
+                  'fraction of their median: median %.0f%%, largest %.0f%%.' % (
+                      rounds, 100 * median(spreads), 100 * max(spreads)))
+        sampling = [v for v in variants if v not in ('plain', 'off', 'base-off')]
+        print('\n### Delivered rate (samples in the profile / CPU s of the run), median\n')
+        print('| benchmark |' + ''.join(' %s |' % self.spinel_label(v) for v in sampling))
+        print('|' + '---|' * (1 + len(sampling)))
+        for p in names:
+            row = '| %s |' % p
+            for v in sampling:
+                hz = [r[2] / r[1] for r in results[(p, v)] if r[2] is not None and r[1] > 0]
+                row += ' %.0f |' % median(hz) if hz else ' - |'
+            print(row)
+        # Summary: geomean and worst of each variant, this build and the
+        # baseline side by side.
+        print('\n### Summary: ratio to plain, wall (CPU in brackets)\n')
+        print('Medians as above; "fastest runs": the geometric mean over the benchmarks of '
+              'the variant\'s fastest wall time / plain\'s fastest.\n')
+        kinds = [v for v in variants if v != 'plain' and not v.startswith('base-')]
+        cols = [('', 'build')]
+        if self.baseline_tool:
+            cols.append(('base-', 'base'))
+        print('build: %s; base: %s.\n' % (self.build, os.path.dirname(os.path.dirname(self.baseline_tool)))
+              if self.baseline_tool else 'build: %s.\n' % self.build)
+        # The fastest run of each: on a shared machine, contention only
+        # adds time, so it is the figure least disturbed by other load.
+        fastest = {}
+        for v in variants:
+            if v != 'plain':
+                fastest[v] = [min(r[0] for r in results[(p, v)]) / min(r[0] for r in results[(p, 'plain')])
+                              for p in names]
+        print('| variant |' + ''.join(' geomean (%s) | worst (%s) | fastest runs (%s) |' % (c, c, c)
+                                      for _, c in cols))
+        print('|---|' + '---|---|---|' * len(cols))
+        for k in kinds:
+            row = '| %s |' % self.spinel_label(k)
+            for prefix, _ in cols:
+                v = prefix + k
+                if v not in ratio[0]:
+                    row += ' | | |'
+                    continue
+                row += ' ×%.3f (×%.3f) | %s (%s) | ×%.3f |' % (
+                    geomean(ratio[0][v]), geomean(ratio[1][v]),
+                    self.worst(names, ratio[0][v]), self.worst(names, ratio[1][v]),
+                    geomean(fastest[v]))
+            print(row)
+        print('\nTargets (issue 17, wall): off geomean <= 1.02; on at the default rate (1 kHz) '
+              'geomean <= 1.03 and each <= 1.06; never above gperftools at its delivered rate.')
+        for prefix, c in cols:
+            checks = []
+            if prefix + 'off' in ratio[0]:
+                g = geomean(ratio[0][prefix + 'off'])
+                checks.append('off ×%.3f %s' % (g, 'ok' if g <= 1.02 else 'MISSED'))
+            if prefix + 'on1k' in ratio[0]:
+                g = geomean(ratio[0][prefix + 'on1k'])
+                over = [n for n, x in zip(names, ratio[0][prefix + 'on1k']) if x > 1.06]
+                checks.append('on 1 kHz ×%.3f %s, above ×1.06: %s' % (
+                    g, 'ok' if g <= 1.03 else 'MISSED', ', '.join(over) or 'none'))
+            if prefix + 'ongp' in ratio[0] and 'gperftools' in ratio[0]:
+                above = [n for n, x, y in zip(names, ratio[0][prefix + 'ongp'], ratio[0]['gperftools'])
+                         if x > y]
+                checks.append('above gperftools at %d Hz: %s' % (self.gp_hz, ', '.join(above) or 'none'))
+            print('- %s: %s' % (c, '; '.join(checks)))
+
+    @staticmethod
+    def worst(names, ratios):
+        i = max(range(len(ratios)), key=lambda j: ratios[j])
+        return '%s ×%.3f' % (names[i], ratios[i])
 
     def alloc(self):
         """CPU profiling (1 kHz) against CPU profiling plus allocation
@@ -587,6 +935,13 @@ def main():
     print('# spinelprof overhead (%s, clang %s, %s mode, %d rounds)' % (
         time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), b.clang,
         'quick' if args.quick else 'full', args.rounds))
+    print('\nMachine: %s.' % machine_facts())
+    print('Build under test: %s.' % build_facts(b.build))
+    if args.baseline:
+        print('Baseline (base): %s.' % build_facts(os.path.abspath(args.baseline)))
+    print('Command: %s%s' % ('SPINEL_HOME=%s ' % shlex.quote(os.environ['SPINEL_HOME'])
+                             if os.environ.get('SPINEL_HOME') else '',
+                             ' '.join(shlex.quote(a) for a in sys.argv)))
     if 'programs' not in skip:
         b.build_all(progs, variants)
         results = b.run_programs(progs, variants)
