@@ -228,17 +228,22 @@ static bool wasRunning(const ThreadSlot &T, uintptr_t Pc, uint64_t Late,
   return Late <= PromptNs && !(CpuSpan * 2 < WallSpan && atSyscall(Pc));
 }
 
-/// Cpu mode: the CPU time the thread's samples stand for, its CPU clock
-/// from registration to now; the writer shares it out among the thread's
-/// samples by their counts. Async-signal-safe; on T's thread.
+/// Cpu mode: records T's CPU clock reading Cpu as the CPU time its
+/// samples stand for (from registration); the writer shares it out among
+/// the thread's samples by their counts. Async-signal-safe.
+static void setCpuSinceStart(const ThreadSlot &T, uint64_t Cpu) {
+  setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
+}
+
+/// As setCpuSinceStart, naming the thread first. On T's thread.
 static void noteCpu(ThreadSlot &T, uint64_t Cpu) {
   nameThread(T);
-  setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
+  setCpuSinceStart(T, Cpu);
 }
 
 void noteFinalCpu(ThreadSlot &T) {
   if (uint64_t Cpu = clockNs(T.CpuClock))
-    setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
+    setCpuSinceStart(T, Cpu);
 }
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then
