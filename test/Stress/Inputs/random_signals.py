@@ -14,7 +14,8 @@ during start-up), sends SIGINT or SIGTERM, and checks the run:
   - DIR holds no temporary file, and a profile, if written, passes
     check_sprof.py (a run killed before the profiler set its handlers has
     none; one that exited 0 must have one).
-Prints the seed first and 'N runs ok' last; exits 1 at the first failure.
+Prints the seed first and 'N runs ok' last; exits 1 at the first failure,
+named on stdout and on stderr.
 """
 import argparse
 import glob
@@ -40,7 +41,11 @@ expected = open(args.expected, 'rb').read()
 
 
 def fail(run, msg):
-    print('random_signals: run %d (seed %d): %s' % (run, seed, msg))
+    line = 'random_signals: run %d (seed %d): %s' % (run, seed, msg)
+    print(line, flush=True)
+    # Also on stderr: lit shows a failing command's stderr first, before
+    # FileCheck's report, so a truncated log still names the failure.
+    print(line, file=sys.stderr)
     sys.exit(1)
 
 
