@@ -1,6 +1,7 @@
 //===- SprofReader.cpp - Reads a .sprof profile into a Profile ------------===//
 #include "SprofReader.h"
 #include "FileIO.h"
+#include "InputSniffer.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -160,7 +161,7 @@ public:
         if (!Parsed)
           fail(Prefix + "kind", fmt::format("unknown kind \"{}\" (expected user, "
                                             "block, runtime, gc or synthetic)",
-                                            Kind));
+                                            printableExcerpt(Kind)));
         F.Kind = *Parsed;
       }
       if (const Json *V = optional(Entry, "file"))
@@ -201,7 +202,8 @@ public:
       return ProfileKind::Cpu;
     if (Kind == "alloc")
       return ProfileKind::Alloc;
-    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)", Kind));
+    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)",
+                                printableExcerpt(Kind)));
   }
 
   /// Allocation profiles: "bytes" is the value every command shows, the
@@ -243,13 +245,15 @@ private:
 } // namespace
 
 Profile parseSprofText(std::string_view Text, const std::string &Path) {
+  rejectBinaryInput(Text, Path);
   Json Root;
   try {
     Root = Json::parse(Text.begin(), Text.end());
   } catch (const Json::parse_error &E) {
     auto [Line, Column] = lineAndColumn(Text, E.byte);
+    // The message quotes the input ("last read: '...'"): printable only.
     throw InputError(fmt::format("{}:{}:{}: invalid JSON: {}", Path, Line, Column,
-                                 describeParseError(E)));
+                                 printableExcerpt(describeParseError(E), 200)));
   } catch (const Json::out_of_range &E) {
     // A number too large for a double ("1e999"); the library gives no position.
     std::string What = E.what();
@@ -264,7 +268,8 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
                                  Path, Root.type_name()));
   std::string Format = V.string(V.require(Root, "format", ""), "format");
   if (Format != "spinelprof")
-    V.fail("format", fmt::format("expected \"spinelprof\", found \"{}\"", Format));
+    V.fail("format", fmt::format("expected \"spinelprof\", found \"{}\"",
+                                 printableExcerpt(Format)));
   uint64_t Version = V.unsignedInteger(V.require(Root, "version", ""), "version");
   if (Version != SprofFormatVersion)
     V.fail("version", fmt::format("unsupported version {} (this spinel-prof reads version {})",
