@@ -119,7 +119,8 @@ folded stacks on standard input.
 options:
   --top N          print the N costliest frames (default 20; 0 prints all)
   --by self|total  order by self (default) or total samples
-  --thread ID      only the samples of one thread (a tid or a thread name)
+  --thread ID      only the samples of one thread (a tid or a thread name;
+                   in a merge of several runs, N:TID for run N's)
   --focus REGEX    only the samples with a frame whose name matches REGEX
                    (ECMAScript syntax, matched anywhere in the name);
                    shares are then of those samples
