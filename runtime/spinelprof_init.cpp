@@ -358,9 +358,8 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnSampler(int) { writeFinalProfile(); }
 
-/// SIGINT/SIGTERM while the program has one thread (the ticker, which
-/// must never write, times the samples; no sampler pthread): the
-/// interrupted code may be anywhere, inside malloc or stdio too, so the
+/// SIGINT/SIGTERM without a flush thread, and a crash (writeAfterCrash):
+/// the interrupted code may be anywhere, inside malloc or stdio too, so the
 /// writer runs in a copy of the process (clone without CLONE_VM and
 /// without an exit signal: the program sees no SIGCHLD and no child to
 /// wait for), and this thread waits for it, bounded. The writer takes no
