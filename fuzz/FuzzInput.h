@@ -36,9 +36,14 @@ inline void check(bool Ok, const char *What) {
 
 /// What every reader must guarantee about a Profile it returns.
 inline void checkProfileShape(const Profile &P) {
-  for (const Sample &S : P.Samples)
+  size_t Runs = P.Runs.empty() ? 1 : P.Runs.size();
+  for (const Sample &S : P.Samples) {
     for (uint32_t F : S.Stack)
       check(F < P.Frames.size(), "sample refers to a frame that does not exist");
+    check(S.Run < Runs, "sample refers to a run that does not exist");
+  }
+  for (const ThreadInfo &T : P.Threads)
+    check(T.Run < Runs, "thread refers to a run that does not exist");
 }
 
 /// The profile in Text, or nullopt when the reader rejected it cleanly.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_alloc.h"
+#include "spinelprof_crash.h"
 #include "spinelprof_flags.h"
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
@@ -239,6 +240,8 @@ static void atForkChild() {
 
 /// The program's CPU time when writeInCopy made its copy, or 0.
 static uint64_t CopiedCpuNs;
+/// The crash signal the profile is written after (writeAfterCrash), or 0.
+static int CrashSignal;
 
 /// Writes the profile as it stands (writeProfile: both files, atomically,
 /// and the allocation profile's two when it is on and the folded stacks
@@ -333,13 +336,16 @@ static void writeFinalProfile(bool InCopy = false) {
                (unsigned long long)AllocResult.SampleCount,
                (unsigned long long)AllocResult.Bytes, State.AllocFoldedPath);
     printMessage("%llu samples (%d Hz requested, %llu Hz achieved%s), %llu "
-                 "dropped%s, %llu.%02llu s, wrote %s%s",
+                 "dropped%s, %llu.%02llu s, wrote %s%s%s%s%s",
                  (unsigned long long)Result.SampleCount, Run.RequestedHz,
                  (unsigned long long)(Result.AchievedHz + 0.5),
                  Run.Wall ? ", wall clock" : "",
                  (unsigned long long)Result.Dropped, Extra,
                  (unsigned long long)(Centis / 100),
-                 (unsigned long long)(Centis % 100), State.FoldedPath, Alloc);
+                 (unsigned long long)(Centis % 100), State.FoldedPath, Alloc,
+                 CrashSignal ? " (after " : "",
+                 CrashSignal ? crashSignalName(CrashSignal) : "",
+                 CrashSignal ? ")" : "");
   }
   FinalWriting.store(false);
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
@@ -352,22 +358,27 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnSampler(int) { writeFinalProfile(); }
 
-/// SIGINT/SIGTERM while the program has one thread (the ticker, which
-/// must never write, times the samples; no sampler pthread): the
-/// interrupted code may be anywhere, inside malloc or stdio too, so the
+/// SIGINT/SIGTERM without a flush thread, and a crash (writeAfterCrash):
+/// the interrupted code may be anywhere, inside malloc or stdio too, so the
 /// writer runs in a copy of the process (clone without CLONE_VM and
 /// without an exit signal: the program sees no SIGCHLD and no child to
 /// wait for), and this thread waits for it, bounded. The writer takes no
 /// memory from malloc, but a copy that fails or hangs all the same costs
 /// the profile, never the program: its temporary files are removed.
+/// The copy is given TimeoutMs (30 s for SIGINT/SIGTERM: a large profile
+/// on a slow disk; a crash gives it 5 s), then killed. One copy per
+/// process: a second signal finds the first one's under way and returns.
 /// Async-signal-safe (clone, wait4, kill, nanosleep, removeTemporaryOf).
-static void writeInCopy() {
-  if (!State.Active || getpid() != State.Pid || FinalWritten.load())
+static void writeInCopy(int TimeoutMs = 30000) {
+  static std::atomic<bool> CopyMade{false};
+  if (!State.Active || getpid() != State.Pid || FinalWritten.load() ||
+      CopyMade.exchange(true))
     return;
   stopSampling();
   CopiedCpuNs = processCpuNs();
   long Child = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
   if (Child == 0) {
+    crashCopyStarted(); // A fault here ends the copy, without a core.
     writeFinalProfile(/*InCopy=*/true);
     syscall(SYS_exit_group, 0);
   }
@@ -375,9 +386,11 @@ static void writeInCopy() {
     return;
   int Status = 0;
   bool Done = false;
-  // 30 s: a large profile on a slow disk; a copy stuck in a heap this
-  // process left halfway is killed.
-  for (int Tries = 0; Tries < 300000; ++Tries) {
+  // A copy stuck in a heap this process left halfway is killed. A
+  // deadline, not a count of pauses: on a loaded machine each pause takes
+  // several times the 100 us asked.
+  uint64_t Deadline = monotonicNs() + uint64_t(TimeoutMs) * 1000000u;
+  while (monotonicNs() < Deadline) {
     long R = syscall(SYS_wait4, Child, &Status, __WALL | WNOHANG, nullptr);
     if (R == Child) {
       Done = true;
@@ -393,15 +406,34 @@ static void writeInCopy() {
     syscall(SYS_wait4, Child, &Status, __WALL, nullptr);
   }
   if (!Done || !WIFEXITED(Status)) {
-    static const char Lost[] =
-        "spinelprof: the profile could not be written at the signal\n";
-    (void)writeAll(2, Lost, sizeof(Lost) - 1);
+    // "... at the signal", or after which crash; no snprintf here.
+    char Lost[96] = "spinelprof: the profile could not be written ";
+    size_t N = strlen(Lost);
+    const char *Parts[] = {CrashSignal ? "after " : "at the signal",
+                           CrashSignal ? crashSignalName(CrashSignal) : "",
+                           "\n"};
+    for (const char *Part : Parts)
+      for (size_t I = 0; Part[I] && N < sizeof(Lost); ++I)
+        Lost[N++] = Part[I];
+    (void)writeAll(2, Lost, N);
     removeTemporaryOf(State.FoldedPath, State.Pid);
     removeTemporaryOf(State.SprofPath, State.Pid);
     removeTemporaryOf(State.AllocFoldedPath, State.Pid);
     removeTemporaryOf(State.AllocSprofPath, State.Pid);
   }
   FinalWritten.store(true);
+}
+
+/// A crash signal (spinelprof_crash.h): the profile is written by a copy
+/// of the process, given 5 s; an exit-time write under way on another
+/// thread is given 5 s to finish. Async-signal-safe.
+static void writeAfterCrash(int Signal) {
+  CrashSignal = Signal; // For the copy's summary line.
+  writeInCopy(5000);
+  for (int Ms = 0; FinalWriting.load() && Ms < 50000; ++Ms) {
+    struct timespec Pause = {0, 100000};
+    syscall(SYS_nanosleep, &Pause, nullptr);
+  }
 }
 
 /// SIGINT/SIGTERM, installed only over the default disposition: the
@@ -583,6 +615,8 @@ __attribute__((constructor(101))) static void startProfiler() {
   } else {
     installTerminatingHandlers();
   }
+  if (State.Active)
+    installCrashHandlers(writeAfterCrash);
   errno = SavedErrno;
 }
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_threads.h"
 
+#include "spinelprof_crash.h"
 #include "spinelprof_interpose.h"
 #include "spinelprof_clock.h"
 #include "spinelprof_signal.h"
@@ -295,6 +296,7 @@ void registerCurrentThread() {
     while (Limit < I + 1 && !SlotLimit.compare_exchange_weak(Limit, I + 1)) {
     }
     MySlot = &S;
+    crashThreadStarted(); // Its alternate signal stack.
     (void)pthread_setspecific(ExitKey, &S);
     S.State.store(ThreadSlot::Active, std::memory_order_seq_cst);
     startThreadTimer(S);
@@ -307,6 +309,7 @@ void unregisterCurrentThread() {
   ThreadSlot *S = MySlot;
   if (!S)
     return;
+  crashThreadFinished();
   (void)pthread_setspecific(ExitKey, nullptr);
   MySlot = nullptr; // A signal still on its way finds no slot: a no-op.
   stopThreadTimer(*S);

@@ -11,6 +11,7 @@
 #include "spinelprof_writer.h"
 
 #include "spinelprof_alloc.h"
+#include "spinelprof_crash.h"
 #include "spinelprof_io.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_scratch.h"
@@ -443,8 +444,10 @@ static int writeOutput(OutputFile &O, int Pid, uint64_t *Bytes,
   uint64_t Deadline = output::monotonicNs() + output::InPlaceDeadlineNs;
   BufferedFile File(
       output::openForWriting(O.Target, Pid, O.Temp, sizeof(O.Temp)), Deadline);
-  if (!File.error())
+  if (!File.error()) {
     Write(File);
+    crashWriteTestPoint(); // Stress tests only: a fault while writing.
+  }
   int Err = File.close();
   if (Bytes)
     *Bytes = File.bytesWritten();

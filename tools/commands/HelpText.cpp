@@ -119,7 +119,8 @@ folded stacks on standard input.
 options:
   --top N          print the N costliest frames (default 20; 0 prints all)
   --by self|total  order by self (default) or total samples
-  --thread ID      only the samples of one thread (a tid or a thread name)
+  --thread ID      only the samples of one thread (a tid or a thread name;
+                   in a merge of several runs, N:TID for run N's)
   --focus REGEX    only the samples with a frame whose name matches REGEX
                    (ECMAScript syntax, matched anywhere in the name);
                    shares are then of those samples
@@ -151,12 +152,15 @@ Builds APP.rb with Spinel and the profiler (spinel APP.rb -o BIN
 APP.sprof and APP.html (the flamegraph page) in the current directory and
 prints the GC/runtime/Ruby split and the 10 costliest frames on standard
 error. The program's standard input, output, error and exit status are its
-own; a program killed by signal N makes run exit 128+N. Everything after
-APP.rb is the program's (a first `--` is dropped).
+own; a program killed by signal N makes run exit 128+N, and one line
+names the signal (a program that crashes still leaves its profile, which
+is reported). Everything after APP.rb is the program's (a first `--` is
+dropped).
 
 Spinel is --spinel PATH, else $SPINEL (each the `spinel` script or its
-directory), else `spinel` on PATH. Spinel's output is shown only when the
-build fails.
+directory), else `spinel` on PATH. Spinel's output is shown when the build
+fails; when it succeeds, only Spinel's warnings (its lines containing
+"warning:", not the C compiler's about the generated C).
 
 options (before APP.rb):
   --spinel PATH     the Spinel to build with

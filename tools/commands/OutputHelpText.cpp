@@ -17,7 +17,8 @@ namespace {
   "`-` for folded stacks on standard input.\n"
 
 #define SPINELPROF_SELECTION_OPTIONS                                             \
-  "  --thread ID      only the samples of one thread (tid or thread name)\n"    \
+  "  --thread ID      only the samples of one thread (tid or thread name; in\n"   \
+  "                   a merge of several runs, N:TID for run N's)\n"            \
   "  --focus REGEX    only the samples with a frame whose name matches REGEX\n" \
   "  --collapse-recursion  direct recursion (a;b;b;c) counts once (a;b;c)\n"
 
@@ -100,10 +101,12 @@ constexpr const char MergeHelpText[] =
     "usage: spinel-prof merge PROFILE... [-o OUT] [--to sprof|folded]\n"
     "\n"
     "Sums profiles, e.g. a program's fork children (app.%p.sprof) or several\n"
-    "runs. Frames are the same when name, C name, kind, file and line are;\n"
-    "samples when thread and stack are. Counts, weights, dropped, truncated\n"
-    "and CPU time are summed; the command and start are the first profile's;\n"
-    "the duration is the longest.\n"
+    "runs. Each profile is a run of its own, kept apart: its command, pid,\n"
+    "start and times are kept, and its threads are its own (run N's thread\n"
+    "TID is N:TID). Frames are the same when name, C name, kind, file and\n"
+    "line are; samples when run, thread and stack are. Counts, weights,\n"
+    "dropped, truncated and CPU time are summed; the top-level command and\n"
+    "start are the first profile's; the duration is the longest.\n"
     "\n"
     "Each PROFILE is as for `spinel-prof report` (at most one `-`).\n"
     "\n"

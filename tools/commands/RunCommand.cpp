@@ -4,10 +4,14 @@
 // stderr and exit status are the program's)  →  app.folded, app.sprof,
 // app.html in the current directory and a top-10 report on stderr.
 //
-// Exit status: the program's own (128+N when signal N killed it); 127 when
-// no Spinel is found; 125 when Spinel fails to build the program; 2 for bad
-// usage. What goes wrong after the program ran (an unreadable profile, no
-// flamegraph) is a warning and never changes the program's status.
+// Exit status: the program's own (128+N when signal N killed it: one line
+// names the signal, and the profile a crash leaves is reported as usual);
+// 127 when no Spinel is found; 125 when Spinel fails to build the program;
+// 2 for bad usage. What goes wrong after the program ran (an unreadable
+// profile, no flamegraph) is a warning and never changes the program's
+// status. Spinel's own warnings are shown even when the build succeeds (a
+// warning such as "cannot resolve call to 'bar' on int (emitting 0)" means
+// the program it built is not the one written).
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -30,6 +34,8 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -250,6 +256,26 @@ void warn(const std::string &Message) {
   fmt::print(stderr, "spinel-prof: run: {}\n", Message);
 }
 
+/// "SIGSEGV" for signal 11; "signal N" for one without a name.
+std::string signalName(int Signal) {
+  const char *Abbrev = sigabbrev_np(Signal);
+  return Abbrev ? std::string("SIG") + Abbrev : fmt::format("signal {}", Signal);
+}
+
+/// Spinel's warnings in its build output: the lines containing
+/// "warning:", but not the C compiler's about the generated C (those name
+/// a .c or .h file and a line and column), which are not about the Ruby.
+std::string spinelWarnings(const std::string &Output) {
+  static const std::regex CompilerDiagnostic(R"(^\S+\.[ch]:\d+:\d+: warning:)");
+  std::string Warnings, Line;
+  std::istringstream Lines(Output);
+  while (std::getline(Lines, Line))
+    if (Line.find("warning:") != std::string::npos &&
+        !std::regex_search(Line, CompilerDiagnostic))
+      Warnings += Line + "\n";
+  return Warnings;
+}
+
 /// Builds the program; returns 0 or the exit status for `run`.
 int buildProgram(const RunOptions &O, const std::string &Spinel, const std::string &Binary) {
   InstallLayout Layout = locateInstallLayout();
@@ -272,12 +298,15 @@ int buildProgram(const RunOptions &O, const std::string &Spinel, const std::stri
     warn(fmt::format("cannot run {}: {}", Spinel, std::strerror(S.StartErrno)));
     return ExitNoSpinel;
   }
-  if (WIFEXITED(S.WaitStatus) && WEXITSTATUS(S.WaitStatus) == 0 && access(Binary.c_str(), X_OK) == 0)
+  if (WIFEXITED(S.WaitStatus) && WEXITSTATUS(S.WaitStatus) == 0 && access(Binary.c_str(), X_OK) == 0) {
+    std::string Warnings = spinelWarnings(Output);
+    std::fwrite(Warnings.data(), 1, Warnings.size(), stderr);
     return 0;
+  }
   std::fwrite(Output.data(), 1, Output.size(), stderr);
   if (WIFSIGNALED(S.WaitStatus))
-    warn(fmt::format("{} was killed by signal {} while building {}", Spinel,
-                     WTERMSIG(S.WaitStatus), O.App));
+    warn(fmt::format("{} was killed by {} while building {}", Spinel,
+                     signalName(WTERMSIG(S.WaitStatus)), O.App));
   else if (WIFEXITED(S.WaitStatus) && WEXITSTATUS(S.WaitStatus) == 0)
     warn(fmt::format("{} did not write {}", Spinel, Binary));
   else
@@ -287,15 +316,20 @@ int buildProgram(const RunOptions &O, const std::string &Spinel, const std::stri
 }
 
 /// After the run: the flamegraph page and the top-10 report. Problems here
-/// are warnings; the program's exit status stands.
-void reportProfile(const std::string &Base) {
+/// are warnings; the program's exit status stands. KilledBy is the signal
+/// that ended the program, or 0.
+void reportProfile(const std::string &Base, int KilledBy) {
   namespace fs = std::filesystem;
   std::string Folded = Base + output::FoldedSuffix, Sprof = sprofPathForFolded(Folded),
               Html = Base + ".html";
   std::error_code EC;
   if (!fs::exists(Folded, EC)) {
-    warn("the program wrote no profile (" + Folded +
-         "); it ended before its exit handlers ran, or profiling was off");
+    if (KilledBy)
+      warn("the program wrote no profile (" + Folded + ") before " + signalName(KilledBy) +
+           " ended it");
+    else
+      warn("the program wrote no profile (" + Folded +
+           "); it ended before its exit handlers ran, or profiling was off");
     return;
   }
   if (!fs::is_regular_file(Folded, EC)) {
@@ -375,9 +409,13 @@ int runRunCommand(const std::vector<std::string> &Args) {
     warn(fmt::format("cannot run {}: {}", Binary, std::strerror(Run.StartErrno)));
     return ExitBuildFailed;
   }
-  reportProfile(Base);
-  if (WIFSIGNALED(Run.WaitStatus))
-    return 128 + WTERMSIG(Run.WaitStatus);
+  int KilledBy = WIFSIGNALED(Run.WaitStatus) ? WTERMSIG(Run.WaitStatus) : 0;
+  if (KilledBy)
+    warn("the program was killed by " + signalName(KilledBy) +
+         (WCOREDUMP(Run.WaitStatus) ? " (core dumped)" : ""));
+  reportProfile(Base, KilledBy);
+  if (KilledBy)
+    return 128 + KilledBy;
   return WEXITSTATUS(Run.WaitStatus);
 }
 

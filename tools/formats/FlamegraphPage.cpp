@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <map>
 #include <unordered_map>
 
 namespace spinelprof {
@@ -167,15 +168,23 @@ Json profileJson(const Profile &P, const CallTree &T) {
   Frames["file"] = std::move(Files);
   Frames["line"] = std::move(Lines);
 
-  // Thread indexes: the profile's threads, then any tid only samples name.
+  // Thread indexes: the profile's threads, then any tid only samples name;
+  // keyed by (run, tid), and with the run (from 1) when there are several.
   Json Threads = Json::array();
-  std::unordered_map<int64_t, size_t> ThreadIndex;
+  std::map<std::pair<uint32_t, int64_t>, size_t> ThreadIndex;
+  auto AddThread = [&](uint32_t Run, int64_t Tid, const std::string &Name) {
+    if (!ThreadIndex.emplace(std::make_pair(Run, Tid), Threads.size()).second)
+      return;
+    Json T = {{"tid", Tid}, {"name", Name}};
+    if (!P.Runs.empty())
+      T["run"] = Run + 1;
+    Threads.push_back(std::move(T));
+  };
   for (const ThreadInfo &T : P.Threads)
-    if (ThreadIndex.emplace(T.Tid, Threads.size()).second)
-      Threads.push_back({{"tid", T.Tid}, {"name", T.Name}});
+    AddThread(T.Run, T.Tid, T.Name);
   for (const Sample &S : P.Samples)
-    if (S.Thread != UnknownThread && ThreadIndex.emplace(S.Thread, Threads.size()).second)
-      Threads.push_back({{"tid", S.Thread}, {"name", ""}});
+    if (S.Thread != UnknownThread)
+      AddThread(S.Run, S.Thread, "");
 
   bool Weighted = hasWeights(P);
   std::vector<int64_t> Samples;
@@ -184,7 +193,9 @@ Json profileJson(const Profile &P, const CallTree &T) {
   for (size_t I = 0; I < P.Samples.size(); ++I) {
     const Sample &S = P.Samples[I];
     Samples.push_back(T.SampleNode[I]);
-    Samples.push_back(S.Thread == UnknownThread ? -1 : int64_t(ThreadIndex[S.Thread]));
+    Samples.push_back(S.Thread == UnknownThread
+                          ? -1
+                          : int64_t(ThreadIndex[std::make_pair(S.Run, S.Thread)]));
     Samples.push_back(static_cast<int64_t>(S.Count));
     if (Weighted)
       Weights.push_back(*S.WeightNs);

@@ -4,7 +4,10 @@
 #include "ProtoEncoder.h"
 #include "ShellQuote.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace spinelprof {
@@ -61,9 +64,9 @@ std::string encodePprof(const Profile &P) {
   if (Weighted)
     Out.message(SampleTypeField, valueType(Strings, TimeType, "nanoseconds"));
 
-  std::unordered_map<int64_t, std::string> ThreadNames;
+  std::map<std::pair<uint32_t, int64_t>, std::string> ThreadNames;
   for (const ThreadInfo &T : P.Threads)
-    ThreadNames[T.Tid] = T.Name;
+    ThreadNames[{T.Run, T.Tid}] = T.Name;
   for (const Sample &S : P.Samples) {
     if (S.Count == 0 && !S.WeightNs)
       continue;
@@ -84,13 +87,20 @@ std::string encodePprof(const Profile &P) {
       Id.int64(1, Strings.index("thread_id"));
       Id.int64(3, S.Thread);
       E.message(3, Id);
-      auto Name = ThreadNames.find(S.Thread);
+      auto Name = ThreadNames.find({S.Run, S.Thread});
       if (Name != ThreadNames.end() && !Name->second.empty()) {
         ProtoEncoder L;
         L.int64(1, Strings.index("thread_name"));
         L.int64(2, Strings.index(Name->second));
         E.message(3, L);
       }
+    }
+    // Several runs: which process the samples are from.
+    if (S.Run < P.Runs.size() && P.Runs[S.Run].Pid) {
+      ProtoEncoder Pid;
+      Pid.int64(1, Strings.index("pid"));
+      Pid.int64(3, *P.Runs[S.Run].Pid);
+      E.message(3, Pid);
     }
     Out.message(SampleField, E);
   }
@@ -118,8 +128,14 @@ std::string encodePprof(const Profile &P) {
 
   // Everything that refers to strings is built before the table is written.
   std::vector<int64_t> Comments;
-  if (!P.Metadata.Command.empty())
+  if (P.Runs.empty() && !P.Metadata.Command.empty())
     Comments.push_back(Strings.index("command: " + shellJoin(P.Metadata.Command)));
+  for (size_t I = 0; I < P.Runs.size(); ++I) {
+    const ProfileRun &R = P.Runs[I];
+    Comments.push_back(Strings.index(
+        fmt::format("run {}: {}{}", I + 1, R.Command.empty() ? "?" : shellJoin(R.Command),
+                    R.Pid ? fmt::format(" (pid {})", *R.Pid) : std::string())));
+  }
   if (!P.SourcePath.empty())
     Comments.push_back(Strings.index("profile: " + P.SourcePath));
   ProtoEncoder PeriodType;

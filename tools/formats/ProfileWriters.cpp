@@ -47,7 +47,9 @@ std::string renderSprof(const Profile &P) {
   const ProfileMetadata &M = P.Metadata;
   Json Root;
   Root["format"] = "spinelprof";
-  Root["version"] = 1;
+  // Version 2 only for what version 1 cannot say: several runs.
+  bool Runs = !P.Runs.empty();
+  Root["version"] = Runs ? 2 : 1;
   bool Alloc = P.Kind == ProfileKind::Alloc;
   if (Alloc)
     Root["profile"] = "alloc";
@@ -70,6 +72,20 @@ std::string renderSprof(const Profile &P) {
   }
   if (M.Dropped) Root["dropped"] = *M.Dropped;
   if (M.Truncated) Root["truncated"] = *M.Truncated;
+  if (Runs) {
+    Json List = Json::array();
+    for (const ProfileRun &R : P.Runs) {
+      Json J;
+      J["command"] = R.Command;
+      if (R.Pid) J["pid"] = *R.Pid;
+      if (R.StartTime) J["start_time"] = *R.StartTime;
+      if (R.StartTimeNs) J["start_time_ns"] = *R.StartTimeNs;
+      if (R.DurationNs) J["duration_ns"] = *R.DurationNs;
+      if (R.CpuTimeNs) J["cpu_time_ns"] = *R.CpuTimeNs;
+      List.push_back(std::move(J));
+    }
+    Root["runs"] = std::move(List);
+  }
   Json Frames = Json::array();
   for (const Frame &F : P.Frames) {
     Json J;
@@ -83,12 +99,20 @@ std::string renderSprof(const Profile &P) {
   }
   Root["frames"] = std::move(Frames);
   Json Threads = Json::array();
-  for (const ThreadInfo &T : P.Threads)
-    Threads.push_back({{"tid", T.Tid}, {"name", T.Name}});
+  for (const ThreadInfo &T : P.Threads) {
+    Json J;
+    if (Runs)
+      J["run"] = T.Run;
+    J["tid"] = T.Tid;
+    J["name"] = T.Name;
+    Threads.push_back(std::move(J));
+  }
   Root["threads"] = std::move(Threads);
   Json Samples = Json::array();
   for (const Sample &S : P.Samples) {
     Json J;
+    if (Runs)
+      J["run"] = S.Run;
     if (S.Thread != UnknownThread)
       J["thread"] = S.Thread;
     J["stack"] = S.Stack;

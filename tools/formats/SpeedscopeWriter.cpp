@@ -27,22 +27,25 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
   }
   Root["shared"] = {{"frames", std::move(Frames)}};
 
-  // Threads in the profile's order, then any thread only samples mention.
-  std::map<int64_t, std::string> Names;
-  std::vector<int64_t> Order;
+  // Threads (keyed by run and tid) in the profile's order, then any
+  // thread only samples mention.
+  using Key = std::pair<uint32_t, int64_t>;
+  std::map<Key, std::string> Names;
+  std::vector<Key> Order;
   for (const ThreadInfo &T : P.Threads)
-    if (Names.emplace(T.Tid, T.Name).second)
-      Order.push_back(T.Tid);
+    if (Names.emplace(Key{T.Run, T.Tid}, T.Name).second)
+      Order.push_back({T.Run, T.Tid});
   for (const Sample &S : P.Samples)
-    if (Names.emplace(S.Thread, "").second)
-      Order.push_back(S.Thread);
+    if (Names.emplace(Key{S.Run, S.Thread}, "").second)
+      Order.push_back({S.Run, S.Thread});
 
   Json Profiles = Json::array();
-  for (int64_t Tid : Order) {
+  for (const Key &K : Order) {
+    int64_t Tid = K.second;
     Json Samples = Json::array(), Weights = Json::array();
     uint64_t End = 0;
     for (const Sample &S : P.Samples) {
-      if (S.Thread != Tid)
+      if (S.Thread != Tid || S.Run != K.first)
         continue;
       uint64_t W = Weighted ? *S.WeightNs : S.Count;
       if (W == 0)
@@ -56,8 +59,10 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
     Json Prof;
     Prof["type"] = "sampled";
     std::string Name = Tid == UnknownThread ? "all samples"
-                       : Names[Tid].empty() ? fmt::format("thread {}", Tid)
-                                            : fmt::format("{} ({})", Names[Tid], Tid);
+                       : Names[K].empty() ? fmt::format("thread {}", Tid)
+                                          : fmt::format("{} ({})", Names[K], Tid);
+    if (!P.Runs.empty()) // Several runs: which one.
+      Name = fmt::format("run {}: {}", K.first + 1, Name);
     Prof["name"] = Name;
     Prof["unit"] = Alloc ? "bytes" : Weighted ? "nanoseconds" : "none";
     Prof["startValue"] = 0;

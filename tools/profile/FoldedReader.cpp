@@ -1,6 +1,7 @@
 //===- FoldedReader.cpp - Reads folded stacks into a Profile --------------===//
 #include "FoldedReader.h"
 #include "FileIO.h"
+#include "InputSniffer.h"
 #include "ToolError.h"
 
 #include "spinelprof/output.h"
@@ -52,15 +53,17 @@ uint64_t parseCount(std::string_view Field, const std::string &Where) {
     throw InputError(Where + ": missing sample count after the last space");
   if (Field[0] == '-' && Field.size() > 1 &&
       Field.find_first_not_of("0123456789", 1) == std::string_view::npos)
-    throw InputError(fmt::format("{}: sample count '{}' is negative", Where, Field));
+    throw InputError(fmt::format("{}: sample count '{}' is negative", Where,
+                                 printableExcerpt(Field)));
   uint64_t Value = 0;
   for (char C : Field) {
     if (C < '0' || C > '9')
-      throw InputError(fmt::format(
-          "{}: sample count '{}' is not a non-negative integer", Where, Field));
+      throw InputError(fmt::format("{}: sample count '{}' is not a non-negative integer",
+                                   Where, printableExcerpt(Field)));
     unsigned Digit = static_cast<unsigned>(C - '0');
     if (Value > (std::numeric_limits<uint64_t>::max() - Digit) / 10)
-      throw InputError(fmt::format("{}: sample count '{}' is too large", Where, Field));
+      throw InputError(fmt::format("{}: sample count '{}' is too large", Where,
+                                   printableExcerpt(Field)));
     Value = Value * 10 + Digit;
   }
   return Value;
@@ -69,6 +72,7 @@ uint64_t parseCount(std::string_view Field, const std::string &Where) {
 } // namespace
 
 Profile parseFoldedText(std::string_view Text, const std::string &Path) {
+  rejectBinaryInput(Text, Path);
   Profile Result;
   Result.SourcePath = Path;
   // The runtime's allocation profile counts bytes (docs/formats.md).

@@ -1,6 +1,8 @@
 //===- Profile.cpp - The in-memory profile every command reads ------------===//
 #include "Profile.h"
 
+#include <fmt/format.h>
+
 namespace spinelprof {
 
 namespace {
@@ -46,8 +48,13 @@ Profile headerOf(const Profile &P) {
   Out.SelfDescribing = P.SelfDescribing;
   Out.Kind = P.Kind;
   Out.Metadata = P.Metadata;
+  Out.Runs = P.Runs;
   Out.Threads = P.Threads;
   return Out;
+}
+
+std::string threadLabel(const Profile &P, uint32_t Run, int64_t Tid) {
+  return P.Runs.empty() ? fmt::format("{}", Tid) : fmt::format("{}:{}", Run + 1, Tid);
 }
 
 uint64_t Profile::totalCount() const {

@@ -46,8 +46,10 @@ enum class ProfileKind {
   Alloc, ///< Allocations (<name>.alloc.sprof); Sample::Count is bytes.
 };
 
-/// Samples that share one (thread, stack).
+/// Samples that share one (run, thread, stack).
 struct Sample {
+  /// The run (Profile::Runs) the samples are from; 0 in a profile of one run.
+  uint32_t Run = 0;
   int64_t Thread = UnknownThread;
   std::vector<uint32_t> Stack; ///< Indexes into Profile::Frames, root first.
   /// The profile's value: samples (CPU profiles) or bytes (allocation
@@ -59,8 +61,20 @@ struct Sample {
 };
 
 struct ThreadInfo {
+  uint32_t Run = 0; ///< As Sample::Run: threads are keyed by (run, tid).
   int64_t Tid = 0;
   std::string Name;
+};
+
+/// One run (a process) of a profile made by merging profiles of several:
+/// what the profile's metadata says about a run of one.
+struct ProfileRun {
+  std::vector<std::string> Command;
+  std::optional<int64_t> Pid;
+  std::optional<std::string> StartTime;
+  std::optional<int64_t> StartTimeNs;
+  std::optional<uint64_t> DurationNs;
+  std::optional<uint64_t> CpuTimeNs;
 };
 
 /// Run metadata from a .sprof; every field is optional because a folded file
@@ -93,6 +107,9 @@ struct Profile {
   bool SelfDescribing = false;
   ProfileKind Kind = ProfileKind::Cpu;
   ProfileMetadata Metadata;
+  /// Empty for a profile of one run (Metadata describes it); else every
+  /// run merged into it, which Sample::Run and ThreadInfo::Run index.
+  std::vector<ProfileRun> Runs;
   std::vector<Frame> Frames;
   std::vector<ThreadInfo> Threads;
   std::vector<Sample> Samples;
@@ -110,6 +127,10 @@ struct Profile {
 /// A copy of P's header: everything but its frames and samples (the one
 /// place that knows what a header is, so no transform drops a field).
 Profile headerOf(const Profile &P);
+
+/// How messages and reports name thread Tid of run Run: "5448", or, in a
+/// profile of several runs, "2:5448" (runs counted from 1).
+std::string threadLabel(const Profile &P, uint32_t Run, int64_t Tid);
 
 } // namespace spinelprof
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 #include <regex>
 #include <tuple>
 
@@ -39,9 +40,10 @@ Profile normalizeProfile(const Profile &P) {
   Profile Out = withoutSamples(P);
   std::vector<int64_t> NewIndex(P.Frames.size(), -1);
   Out.Frames.clear();
-  std::map<std::pair<int64_t, std::vector<uint32_t>>, size_t> Seen;
+  std::map<std::tuple<uint32_t, int64_t, std::vector<uint32_t>>, size_t> Seen;
   for (const Sample &S : P.Samples) {
     Sample N;
+    N.Run = S.Run;
     N.Thread = S.Thread;
     N.Count = S.Count;
     N.WeightNs = S.WeightNs;
@@ -53,7 +55,7 @@ Profile normalizeProfile(const Profile &P) {
       }
       N.Stack.push_back(static_cast<uint32_t>(NewIndex[F]));
     }
-    auto [It, Inserted] = Seen.try_emplace({N.Thread, N.Stack}, Out.Samples.size());
+    auto [It, Inserted] = Seen.try_emplace({N.Run, N.Thread, N.Stack}, Out.Samples.size());
     if (Inserted) {
       Out.Samples.push_back(std::move(N));
     } else {
@@ -67,24 +69,38 @@ Profile normalizeProfile(const Profile &P) {
 }
 
 Profile selectThread(const Profile &P, const std::string &Spec) {
-  std::optional<int64_t> Tid;
-  if (!Spec.empty() && Spec.find_first_not_of("-0123456789") == std::string::npos &&
-      Spec.size() < 19)
-    Tid = std::stoll(Spec);
-  std::vector<int64_t> Chosen;
+  // A tid, a name, or, in a profile of several runs, RUN:TID (threadLabel).
+  auto Number = [](const std::string &Text) -> std::optional<int64_t> {
+    if (!Text.empty() && Text.find_first_not_of("-0123456789") == std::string::npos &&
+        Text.size() < 19)
+      return std::stoll(Text);
+    return std::nullopt;
+  };
+  std::optional<int64_t> Tid = Number(Spec), Run;
+  if (size_t Colon = Spec.find(':'); !Tid && !P.Runs.empty() && Colon != std::string::npos) {
+    Run = Number(Spec.substr(0, Colon));
+    Tid = Number(Spec.substr(Colon + 1));
+    if (!Run || !Tid)
+      Run = Tid = std::nullopt;
+    else
+      *Run -= 1; // Runs are counted from 1 where people see them.
+  }
+  using Key = std::pair<uint32_t, int64_t>;
+  auto Matches = [&](uint32_t R, int64_t T) {
+    return Tid && T == *Tid && (!Run || int64_t(R) == *Run);
+  };
+  std::set<Key> Chosen;
   for (const ThreadInfo &T : P.Threads)
-    if ((Tid && T.Tid == *Tid) || T.Name == Spec)
-      Chosen.push_back(T.Tid);
+    if (Matches(T.Run, T.Tid) || T.Name == Spec)
+      Chosen.insert({T.Run, T.Tid});
   if (Chosen.empty() && Tid)
     for (const Sample &S : P.Samples)
-      if (S.Thread == *Tid) {
-        Chosen.push_back(*Tid);
-        break;
-      }
+      if (Matches(S.Run, S.Thread))
+        Chosen.insert({S.Run, S.Thread});
   if (Chosen.empty()) {
     std::string Known;
     for (const ThreadInfo &T : P.Threads)
-      Known += fmt::format("{}{}{}", Known.empty() ? "" : ", ", T.Tid,
+      Known += fmt::format("{}{}{}", Known.empty() ? "" : ", ", threadLabel(P, T.Run, T.Tid),
                            T.Name.empty() ? "" : " " + T.Name);
     throw InputError(fmt::format("{}: no thread '{}' ({})", P.SourcePath, Spec,
                                  Known.empty() ? "the profile has no thread information"
@@ -92,16 +108,12 @@ Profile selectThread(const Profile &P, const std::string &Spec) {
   }
   Profile Out = withoutSamples(P);
   for (const Sample &S : P.Samples)
-    for (int64_t T : Chosen)
-      if (S.Thread == T) {
-        Out.Samples.push_back(S);
-        break;
-      }
+    if (Chosen.count({S.Run, S.Thread}))
+      Out.Samples.push_back(S);
   Out.Threads.clear();
   for (const ThreadInfo &T : P.Threads)
-    for (int64_t C : Chosen)
-      if (T.Tid == C)
-        Out.Threads.push_back(T);
+    if (Chosen.count({T.Run, T.Tid}))
+      Out.Threads.push_back(T);
   return Out;
 }
 
@@ -139,15 +151,26 @@ Profile collapseRecursion(const Profile &P) {
   return normalizeProfile(Out);
 }
 
+/// What P's metadata says about its one run.
+static ProfileRun runOf(const ProfileMetadata &M) {
+  ProfileRun R;
+  R.Command = M.Command;
+  R.Pid = M.Pid;
+  R.StartTime = M.StartTime;
+  R.StartTimeNs = M.StartTimeNs;
+  R.DurationNs = M.DurationNs;
+  R.CpuTimeNs = M.CpuTimeNs;
+  return R;
+}
+
 Profile mergeProfiles(const std::vector<Profile> &Profiles) {
   Profile Out;
   if (Profiles.empty())
     return Out;
   using FrameKey = std::tuple<std::string, std::string, int, std::string, uint32_t>;
   std::map<FrameKey, uint32_t> FrameIndex;
-  std::map<int64_t, size_t> ThreadIndex;
-  ProfileMetadata &M = Out.Metadata;
-  M.Command = Profiles.front().Metadata.Command;
+  std::set<std::pair<uint32_t, int64_t>> ThreadsSeen;
+  ProfileMetadata &M = Out.Metadata;  M.Command = Profiles.front().Metadata.Command;
   M.Pid = Profiles.front().Metadata.Pid;
   M.StartTime = Profiles.front().Metadata.StartTime;
   M.StartTimeNs = Profiles.front().Metadata.StartTimeNs;
@@ -190,9 +213,18 @@ Profile mergeProfiles(const std::vector<Profile> &Profiles) {
       M.RequestedHz.reset();
     if (M.AllocRate != P.Metadata.AllocRate)
       M.AllocRate.reset();
-    for (const ThreadInfo &T : P.Threads)
-      if (ThreadIndex.try_emplace(T.Tid, Out.Threads.size()).second)
-        Out.Threads.push_back(T);
+    // Each run keeps its own threads: the runs of P (a merged profile),
+    // else P itself as one run, after those already merged.
+    uint32_t FirstRun = static_cast<uint32_t>(Out.Runs.size());
+    if (P.Runs.empty())
+      Out.Runs.push_back(runOf(P.Metadata));
+    else
+      Out.Runs.insert(Out.Runs.end(), P.Runs.begin(), P.Runs.end());
+    for (ThreadInfo T : P.Threads) {
+      T.Run += FirstRun;
+      if (ThreadsSeen.insert({T.Run, T.Tid}).second)
+        Out.Threads.push_back(std::move(T));
+    }
     std::vector<uint32_t> Map(P.Frames.size());
     for (size_t I = 0; I < P.Frames.size(); ++I) {
       const Frame &F = P.Frames[I];
@@ -205,10 +237,28 @@ Profile mergeProfiles(const std::vector<Profile> &Profiles) {
     }
     for (const Sample &S : P.Samples) {
       Sample C = S;
+      C.Run += FirstRun;
       for (uint32_t &F : C.Stack)
         F = Map[F];
       Out.Samples.push_back(std::move(C));
     }
+  }
+  // One run, or runs nothing is known about (plain folded files): no runs.
+  bool AnyRunKnown = false;
+  for (const ProfileRun &R : Out.Runs)
+    AnyRunKnown |= !R.Command.empty() || R.Pid || R.StartTimeNs || R.DurationNs;
+  if (Out.Runs.size() < 2 || !AnyRunKnown) {
+    Out.Runs.clear();
+    for (Sample &S : Out.Samples)
+      S.Run = 0;
+    std::vector<ThreadInfo> Threads;
+    std::set<int64_t> Tids;
+    for (ThreadInfo &T : Out.Threads)
+      if (Tids.insert(T.Tid).second) {
+        T.Run = 0;
+        Threads.push_back(std::move(T));
+      }
+    Out.Threads = std::move(Threads);
   }
   Out.SourcePath = Sources;
   Out = normalizeProfile(Out);

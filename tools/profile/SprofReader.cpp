@@ -1,6 +1,7 @@
 //===- SprofReader.cpp - Reads a .sprof profile into a Profile ------------===//
 #include "SprofReader.h"
 #include "FileIO.h"
+#include "InputSniffer.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -160,7 +161,7 @@ public:
         if (!Parsed)
           fail(Prefix + "kind", fmt::format("unknown kind \"{}\" (expected user, "
                                             "block, runtime, gc or synthetic)",
-                                            Kind));
+                                            printableExcerpt(Kind)));
         F.Kind = *Parsed;
       }
       if (const Json *V = optional(Entry, "file"))
@@ -175,7 +176,48 @@ public:
     }
   }
 
-  void readThreads(const Json &Root, std::vector<ThreadInfo> &Threads) const {
+  /// Version 2's "runs": each run's command, pid, start and times.
+  void readRuns(const Json &Root, std::vector<ProfileRun> &Runs) const {
+    const Json *List = optional(Root, "runs");
+    if (!List)
+      return;
+    array(*List, "runs");
+    for (size_t I = 0; I < List->size(); ++I) {
+      std::string Prefix = fmt::format("runs[{}]", I);
+      const Json &Entry = object((*List)[I], Prefix);
+      Prefix += '.';
+      ProfileRun R;
+      if (const Json *Command = optional(Entry, "command")) {
+        array(*Command, Prefix + "command");
+        for (size_t J = 0; J < Command->size(); ++J)
+          R.Command.push_back(
+              string((*Command)[J], fmt::format("{}command[{}]", Prefix, J)));
+      }
+      readOptional(Entry, "pid", Prefix, R.Pid, &SprofValidator::integer);
+      readOptional(Entry, "start_time", Prefix, R.StartTime, &SprofValidator::string);
+      readOptional(Entry, "start_time_ns", Prefix, R.StartTimeNs, &SprofValidator::integer);
+      readOptional(Entry, "duration_ns", Prefix, R.DurationNs,
+                   &SprofValidator::unsignedInteger);
+      readOptional(Entry, "cpu_time_ns", Prefix, R.CpuTimeNs,
+                   &SprofValidator::unsignedInteger);
+      Runs.push_back(std::move(R));
+    }
+  }
+
+  /// A thread's or sample's "run": an index into "runs" (absent: 0).
+  uint32_t runIndex(const Json &Entry, const std::string &Prefix, size_t RunCount) const {
+    const Json *V = optional(Entry, "run");
+    if (!V || RunCount == 0) // One run: there is nothing to index.
+      return 0;
+    uint64_t Run = unsignedInteger(*V, Prefix + "run");
+    if (Run >= RunCount)
+      fail(Prefix + "run", fmt::format("run index {} is out of range (\"runs\" has {} "
+                                       "entries)",
+                                       Run, RunCount));
+    return static_cast<uint32_t>(Run);
+  }
+
+  void readThreads(const Json &Root, size_t RunCount, std::vector<ThreadInfo> &Threads) const {
     const Json *List = optional(Root, "threads");
     if (!List)
       return;
@@ -185,6 +227,7 @@ public:
       const Json &Entry = object((*List)[I], Prefix);
       Prefix += '.';
       ThreadInfo T;
+      T.Run = runIndex(Entry, Prefix, RunCount);
       T.Tid = integer(require(Entry, "tid", Prefix), Prefix + "tid");
       if (const Json *V = optional(Entry, "name"))
         T.Name = string(*V, Prefix + "name");
@@ -201,12 +244,13 @@ public:
       return ProfileKind::Cpu;
     if (Kind == "alloc")
       return ProfileKind::Alloc;
-    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)", Kind));
+    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)",
+                                printableExcerpt(Kind)));
   }
 
   /// Allocation profiles: "bytes" is the value every command shows, the
   /// optional "count" the objects.
-  void readSamples(const Json &Root, size_t FrameCount, ProfileKind Kind,
+  void readSamples(const Json &Root, size_t FrameCount, size_t RunCount, ProfileKind Kind,
                    std::vector<Sample> &Samples) const {
     const Json &List = array(require(Root, "samples", ""), "samples");
     for (size_t I = 0; I < List.size(); ++I) {
@@ -229,6 +273,7 @@ public:
       } else {
         S.Count = unsignedInteger(require(Entry, "count", Prefix), Prefix + "count");
       }
+      S.Run = runIndex(Entry, Prefix, RunCount);
       if (const Json *V = optional(Entry, "thread"))
         S.Thread = integer(*V, Prefix + "thread");
       readOptional(Entry, "weight_ns", Prefix, S.WeightNs, &SprofValidator::unsignedInteger);
@@ -243,13 +288,15 @@ private:
 } // namespace
 
 Profile parseSprofText(std::string_view Text, const std::string &Path) {
+  rejectBinaryInput(Text, Path);
   Json Root;
   try {
     Root = Json::parse(Text.begin(), Text.end());
   } catch (const Json::parse_error &E) {
     auto [Line, Column] = lineAndColumn(Text, E.byte);
+    // The message quotes the input ("last read: '...'"): printable only.
     throw InputError(fmt::format("{}:{}:{}: invalid JSON: {}", Path, Line, Column,
-                                 describeParseError(E)));
+                                 printableExcerpt(describeParseError(E), 200)));
   } catch (const Json::out_of_range &E) {
     // A number too large for a double ("1e999"); the library gives no position.
     std::string What = E.what();
@@ -264,10 +311,12 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
                                  Path, Root.type_name()));
   std::string Format = V.string(V.require(Root, "format", ""), "format");
   if (Format != "spinelprof")
-    V.fail("format", fmt::format("expected \"spinelprof\", found \"{}\"", Format));
+    V.fail("format", fmt::format("expected \"spinelprof\", found \"{}\"",
+                                 printableExcerpt(Format)));
   uint64_t Version = V.unsignedInteger(V.require(Root, "version", ""), "version");
-  if (Version != SprofFormatVersion)
-    V.fail("version", fmt::format("unsupported version {} (this spinel-prof reads version {})",
+  if (Version < 1 || Version > SprofFormatVersion)
+    V.fail("version", fmt::format("unsupported version {} (this spinel-prof reads versions "
+                                  "1 to {})",
                                   Version, SprofFormatVersion));
 
   Profile Result;
@@ -275,9 +324,14 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
   Result.SelfDescribing = true;
   Result.Kind = V.readKind(Root);
   V.readMetadata(Root, Result.Metadata);
+  if (Version >= 2)
+    V.readRuns(Root, Result.Runs);
+  if (Result.Runs.size() == 1) // One run: the metadata says it all.
+    Result.Runs.clear();
+  size_t RunCount = Result.Runs.size();
   V.readFrames(Root, Result.Frames);
-  V.readThreads(Root, Result.Threads);
-  V.readSamples(Root, Result.Frames.size(), Result.Kind, Result.Samples);
+  V.readThreads(Root, RunCount, Result.Threads);
+  V.readSamples(Root, Result.Frames.size(), RunCount, Result.Kind, Result.Samples);
   return Result;
 }
 

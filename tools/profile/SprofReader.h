@@ -17,8 +17,11 @@
 
 namespace spinelprof {
 
-/// The .sprof format version this reader understands.
-inline constexpr unsigned SprofFormatVersion = 1;
+/// The newest .sprof format version this reader understands: 2 adds
+/// "runs", and "run" in threads and samples (a merge of several runs); a
+/// profile of one run is version 1, which every reader since the first
+/// reads, and is written as such.
+inline constexpr unsigned SprofFormatVersion = 2;
 
 /// Parses .sprof JSON text. Path is used in messages only. Throws InputError
 /// "PATH:LINE:COLUMN: invalid JSON: ..." for syntax errors and

@@ -106,7 +106,7 @@ void renderThreadShares(const Profile &P, std::string &Out) {
     uint64_t Count = 0, WeightNs = 0;
     bool HasWeight = false;
     for (const Sample &S : P.Samples)
-      if (S.Thread == T.Tid) {
+      if (S.Thread == T.Tid && S.Run == T.Run) {
         Count += S.Count;
         if (S.WeightNs) {
           WeightNs += *S.WeightNs;
@@ -115,8 +115,8 @@ void renderThreadShares(const Profile &P, std::string &Out) {
       }
     double Share = Total ? 100.0 * double(Count) / double(Total) : 0.0;
     std::string Name = displayName(T.Name.empty() ? "?" : T.Name, 16);
-    Out += fmt::format("{:<10}{:>8} {:<16} {:>6.2f}% {:>8} {}", "", T.Tid,
-                       Name, Share, Count, P.unit());
+    Out += fmt::format("{:<10}{:>8} {:<16} {:>6.2f}% {:>8} {}", "",
+                       threadLabel(P, T.Run, T.Tid), Name, Share, Count, P.unit());
     if (HasWeight)
       Out += fmt::format(", {} {}", seconds(WeightNs), Wall ? "wall" : "CPU");
     Out += '\n';
@@ -177,19 +177,39 @@ void renderHeader(const Profile &P, std::string &Out) {
   };
   Line("Profile:", P.SelfDescribing ? P.SourcePath
                                     : P.SourcePath + " (folded stacks, no metadata)");
-  if (!M.Command.empty()) {
-    Line("Command:", shellJoin(M.Command));
-  }
-  if (M.StartTime || M.Pid)
-    Line("Started:", M.StartTime.value_or("?") +
-                         (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
-  if (M.DurationNs || M.CpuTimeNs) {
-    std::string Duration;
-    if (M.DurationNs)
-      Duration = seconds(*M.DurationNs) + " wall";
+  auto Duration = [](const std::optional<uint64_t> &Wall, const std::optional<uint64_t> &Cpu) {
+    std::string Text;
+    if (Wall)
+      Text = seconds(*Wall) + " wall";
+    if (Cpu)
+      Text += (Text.empty() ? "" : ", ") + seconds(*Cpu) + " CPU";
+    return Text;
+  };
+  if (!P.Runs.empty()) {
+    // Several runs (merge): each its own line, numbered as threads are.
+    Line("Runs:", fmt::format("{}", P.Runs.size()));
+    for (size_t I = 0; I < P.Runs.size(); ++I) {
+      const ProfileRun &R = P.Runs[I];
+      std::string Text = R.Command.empty() ? "?" : shellJoin(R.Command);
+      if (R.Pid)
+        Text += fmt::format(" (pid {})", *R.Pid);
+      if (R.StartTime)
+        Text += ", started " + *R.StartTime;
+      if (std::string D = Duration(R.DurationNs, R.CpuTimeNs); !D.empty())
+        Text += ", " + D;
+      Out += fmt::format("{:<10}{}: {}\n", "", I + 1, displayName(Text, 0));
+    }
     if (M.CpuTimeNs)
-      Duration += (Duration.empty() ? "" : ", ") + seconds(*M.CpuTimeNs) + " CPU";
-    Line("Duration:", Duration);
+      Line("Duration:", seconds(*M.CpuTimeNs) + " CPU in all");
+  } else {
+    if (!M.Command.empty()) {
+      Line("Command:", shellJoin(M.Command));
+    }
+    if (M.StartTime || M.Pid)
+      Line("Started:", M.StartTime.value_or("?") +
+                           (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
+    if (M.DurationNs || M.CpuTimeNs)
+      Line("Duration:", Duration(M.DurationNs, M.CpuTimeNs));
   }
   if (P.Kind == ProfileKind::Alloc) {
     renderAllocHeader(P, Line);
@@ -201,7 +221,7 @@ void renderHeader(const Profile &P, std::string &Out) {
     if (P.Threads.size() <= 4) {
       std::string List;
       for (const ThreadInfo &T : P.Threads)
-        List += fmt::format("{}{}{}", List.empty() ? "" : ", ", T.Tid,
+        List += fmt::format("{}{}{}", List.empty() ? "" : ", ", threadLabel(P, T.Run, T.Tid),
                             T.Name.empty() ? "" : " " + T.Name);
       Threads += " (" + List + ")";
     }

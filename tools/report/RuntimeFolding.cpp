@@ -42,7 +42,7 @@ Profile foldRuntimeFrames(const Profile &P) {
   GCFrame.Name = "[GC]";
   GCFrame.Kind = FrameKind::GC;
 
-  std::map<std::pair<int64_t, std::vector<uint32_t>>, size_t> SampleIndex;
+  std::map<std::tuple<uint32_t, int64_t, std::vector<uint32_t>>, size_t> SampleIndex;
   for (const Sample &S : P.Samples) {
     std::vector<uint32_t> Stack;
     for (uint32_t Index : S.Stack) {
@@ -60,7 +60,7 @@ Profile foldRuntimeFrames(const Profile &P) {
     // leaf rather than lose the samples.
     if (Stack.empty() && !S.Stack.empty())
       Stack.push_back(Frames.intern(P.Frames[S.Stack.back()]));
-    auto [It, Inserted] = SampleIndex.try_emplace({S.Thread, Stack}, Out.Samples.size());
+    auto [It, Inserted] = SampleIndex.try_emplace({S.Run, S.Thread, Stack}, Out.Samples.size());
     if (Inserted) {
       Sample Folded = S;
       Folded.Stack = std::move(Stack);

@@ -2,7 +2,9 @@
  * Spinel-shaped program for `spinel-prof run`. It prints its arguments and
  * the lines of its standard input, writes a line on stderr, burns some CPU
  * in a Ruby method that allocates (so the profile has Ruby and GC samples),
- * then exits with `exit=N` or raises signal `kill=N` when told to. */
+ * then exits with `exit=N`, raises signal `kill=N`, or crashes (`segv`: a
+ * store through a null pointer, as a miscompiled program might) when told
+ * to. */
 #include "sp_runtime.h"
 
 #include <signal.h>
@@ -30,7 +32,7 @@ __attribute__((noinline)) static mrb_int sp_Echo_read_lines(sp_Echo *self) {
 
 int main(int argc, char **argv) {
   sp_Echo lv_echo = {0};
-  mrb_int lv_exit = 0, lv_signal = 0, lv_work = 2000000;
+  mrb_int lv_exit = 0, lv_signal = 0, lv_work = 2000000, lv_segv = 0;
   for (int lv_i = 1; lv_i < argc; lv_i++) {
     printf("arg: %s\n", argv[lv_i]);
     if (strncmp(argv[lv_i], "exit=", 5) == 0)
@@ -39,6 +41,8 @@ int main(int argc, char **argv) {
       lv_signal = atoll(argv[lv_i] + 5);
     else if (strncmp(argv[lv_i], "work=", 5) == 0)
       lv_work = atoll(argv[lv_i] + 5);
+    else if (strcmp(argv[lv_i], "segv") == 0)
+      lv_segv = 1;
   }
   printf("lines: %lld\n", (long long)sp_Echo_read_lines(&lv_echo));
   printf("churn: %lld\n", (long long)sp_Echo_churn(&lv_echo, lv_work));
@@ -46,5 +50,9 @@ int main(int argc, char **argv) {
   fflush(stdout);
   if (lv_signal)
     raise((int)lv_signal);
+  if (lv_segv) {
+    sp_Echo *volatile lv_nil = NULL;
+    lv_nil->iv_lines = 1;
+  }
   return (int)lv_exit;
 }
