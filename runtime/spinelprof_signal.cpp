@@ -94,12 +94,18 @@ static uint64_t nextInterval(ThreadSlot &T) {
 /// random sequence on the wall clock, whatever the delivery, so the
 /// instants that fell while the thread was off the CPU are skipped, not
 /// shifted to after it (which would sample the moments after every
-/// preemption too often). Async-signal-safe (timer_settime); on T's
-/// thread.
-static void armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
+/// preemption too often). Returns how many were skipped outside the last
+/// blocking call a wrapper saw (wall mode counts them: the thread stood
+/// at the same stack through them). Async-signal-safe (timer_settime); on
+/// T's thread.
+static uint32_t armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
+  uint32_t Skipped = 0;
   uint64_t Due = From + nextInterval(T);
-  for (int Skips = 0; Due <= Now && Skips < 1000; ++Skips)
+  for (int Skips = 0; Due <= Now && Skips < 1000; ++Skips) {
+    if (Due < T.BlockStartNs || Due > T.BlockEndNs)
+      ++Skipped;
     Due += nextInterval(T);
+  }
   if (Due <= Now)
     Due = Now + nextInterval(T);
   T.DueNs = Due;
@@ -108,6 +114,7 @@ static void armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
   Spec.it_value.tv_sec = time_t(Due / 1000000000u);
   Spec.it_value.tv_nsec = long(Due % 1000000000u);
   (void)timer_settime(T.Timer, TIMER_ABSTIME, &Spec, nullptr);
+  return Skipped;
 }
 
 void startThreadTimer(ThreadSlot &T) {
@@ -186,16 +193,21 @@ static bool dueWhileBlocked(const ThreadSlot &T) {
 }
 
 /// Wall mode: every instant is a sample, weighing the wall time since the
-/// previous one less the time blocking calls recorded themselves.
-/// Async-signal-safe; on T's thread.
+/// previous one less the time blocking calls recorded themselves. An
+/// instant whose signal came late (the thread was preempted: runnable, not
+/// running) is counted with the instants that fell since, at the stack the
+/// thread stood at through them, so counts follow wall time as the weights
+/// do. Arms the next instant. Async-signal-safe; on T's thread.
 static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
-  if (dueWhileBlocked(T))
+  bool Blocked = dueWhileBlocked(T);
+  uint32_t Skipped = armTimer(T, T.DueNs, Now);
+  if (Blocked)
     return;
   uint64_t Span = Now > T.LastWallNs ? Now - T.LastWallNs : 0;
   uint64_t Weight = Span > T.BlockedNs ? Span - T.BlockedNs : 0;
   T.LastWallNs = Now;
   T.BlockedNs = 0;
-  recordOwnStack(T, Pc, Weight, 1);
+  recordOwnStack(T, Pc, Weight, 1 + Skipped);
 }
 
 /// Whether Pc is at or right after a syscall instruction: the thread was
@@ -294,11 +306,12 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
     if (Enabled.load() && T->HasTimer.load()) {
       uint64_t Now = monotonicNs();
       uintptr_t Pc = programCounter(Context);
-      if (Config.Wall)
+      if (Config.Wall) {
         sampleWall(*T, Pc, Now);
-      else
+      } else {
         sampleCpu(*T, Pc, Now);
-      armTimer(*T, T->DueNs, monotonicNs());
+        armTimer(*T, T->DueNs, monotonicNs());
+      }
     }
     InFlight.fetch_sub(1);
     InHandler = 0;
@@ -546,10 +559,11 @@ __spinelprof_bench_sample(void) {
     return 0;
   uint64_t Now = monotonicNs();
   T->DueNs = Now;
-  if (Config.Wall)
+  if (Config.Wall) {
     sampleWall(*T, 0, Now);
-  else
+  } else {
     sampleCpu(*T, 0, Now);
-  armTimer(*T, Now, monotonicNs());
+    armTimer(*T, Now, monotonicNs());
+  }
   return 1;
 }
