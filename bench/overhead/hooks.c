@@ -1,7 +1,7 @@
 /* Minimal -finstrument-functions hooks that keep a thread-local shadow
  * stack, the cheapest useful out-of-line alternative to spinelprof's
- * inline push/pop (what shared/spinel-c.md measured Spinel with). Compiled
- * without -finstrument-functions. */
+ * inline push/pop (docs/spinel.md, "What instrumenting every function
+ * costs"). Compiled without -finstrument-functions. */
 #include <stdint.h>
 
 #define HOOK_CAPACITY 4096

@@ -1,4 +1,4 @@
-; Spinel's C names become Ruby names (shared/spinel-c.md); the GC and
+; Spinel's C names become Ruby names (docs/spinel.md, "Names"); the GC and
 ; blocks get their kinds (0 user, 1 block, 3 gc). No debug info here, so
 ; every function counts as the program's own.
 ; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see

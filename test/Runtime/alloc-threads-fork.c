@@ -9,8 +9,7 @@
 // RUN: env SPINEL_PROFILE=%t/f.folded SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_ALLOC=1 SPINEL_PROFILE_ALLOC_RATE=1 %t/app > %t/out
 // RUN: %python %inputs/alloc_stacks.py %t/f.alloc.sprof | FileCheck %s --check-prefix=PARENT --implicit-check-not=child
 // RUN: %python %inputs/alloc_stacks.py %t/f.alloc.sprof --by-thread | FileCheck %s --check-prefix=THREADS
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split()[1])" %t/out > %t/child-pid
-// RUN: %python -c "import subprocess,sys; pid=open(sys.argv[1]).read().strip(); sys.exit(subprocess.call([sys.executable, sys.argv[3], sys.argv[2] + '/f.' + pid + '.alloc.sprof']))" %t/child-pid %t %inputs/alloc_stacks.py | FileCheck %s --check-prefix=CHILD
+// RUN: %python %inputs/child_profile.py %t/out '%t/f.{pid}.alloc.sprof' %inputs/alloc_stacks.py | FileCheck %s --check-prefix=CHILD
 //
 // PARENT: {{^}}<main>;Object#work;Foo.new;alloc Foo objects=100 bytes=1600{{$}}
 // PARENT-NEXT: {{^}}Object#worker;Object#work;Foo.new;alloc Foo objects=1000 bytes=16000{{$}}

@@ -11,7 +11,7 @@
 // fibers do not annotate, so neither does this program.)
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang_prof -O1 %s %rtlib -o %t/app
+// RUN: %clang_prof -O1 -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/f.folded SPINEL_PROFILE_HZ=2000 SPINEL_PROFILE_QUIET=1 %t/app | FileCheck %s
 // RUN: %python %inputs/check_stacks.py %t/f.folded --rules %s
 // RUN: %python %inputs/check_sprof.py %t/f.folded > /dev/null
@@ -40,49 +40,14 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
-#include <ucontext.h>
 
 #include "spinelprof/abi.h"
+#include "ucontext_fibers.h"
 
-typedef struct sp_Fiber {
-  ucontext_t ctx;
-  ucontext_t caller;
-  void (*body)(void);
-  int done;
-} sp_Fiber;
+SPINEL_UCONTEXT_FIBERS(sp_Fiber_yield)
 
-static sp_Fiber *sp_fiber_current;
 static volatile uint64_t sink;
 static int pings, pongs;
-
-static void sp_fiber_trampoline(void) {
-  sp_fiber_current->body();
-  sp_fiber_current->done = 1;
-}
-
-static void sp_Fiber_new(sp_Fiber *f, void (*body)(void)) {
-  getcontext(&f->ctx);
-  f->ctx.uc_stack.ss_sp = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  f->ctx.uc_stack.ss_size = 65536;
-  f->ctx.uc_link = &f->caller;
-  f->body = body;
-  f->done = 0;
-  makecontext(&f->ctx, sp_fiber_trampoline, 0);
-}
-
-__attribute__((noinline)) static void sp_Fiber_resume(sp_Fiber *f) {
-  sp_Fiber *prev = sp_fiber_current;
-  sp_fiber_current = f;
-  swapcontext(&f->caller, &f->ctx);
-  sp_fiber_current = prev;
-}
-
-__attribute__((noinline)) static void sp_Fiber_yield(void) {
-  sp_Fiber *f = sp_fiber_current;
-  swapcontext(&f->ctx, &f->caller);
-}
 
 __attribute__((noinline)) static void burn(int n) {
   for (int i = 0; i < n; ++i)

@@ -12,15 +12,14 @@
 // RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/f.folded %t/app %t/child-done > %t/out 2> %t/err
 // Wait for the child, which outlives the parent (up to 10 s).
-// RUN: %python -c "import os,sys,time; [time.sleep(0.05) for _ in range(200) if not os.path.exists(sys.argv[1])]; time.sleep(0.1); print(open(sys.argv[1]).read())" %t/child-done > %t/child
+// RUN: %python %inputs/wait_for_file.py %t/child-done 10 > %t/child
 // RUN: FileCheck %s --check-prefix=CHILD < %t/child
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // RUN: FileCheck %s --check-prefix=FOLDED --implicit-check-not=child < %t/f.folded
 // RUN: %python %inputs/check_sprof.py %t/f.folded > %t/facts
 // RUN: cat %t/out %t/facts | FileCheck %s --check-prefix=OUT
 // The child's profile: only its work, its own pid.
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split()[1])" %t/child > %t/child-pid
-// RUN: %python -c "import subprocess,sys; pid=open(sys.argv[1]).read().strip(); f=sys.argv[2] + '/f.' + pid + '.folded'; print('pid:', pid); sys.stdout.flush(); sys.stdout.write(open(f).read()); sys.stdout.flush(); sys.exit(subprocess.call([sys.executable, sys.argv[3], f]))" %t/child-pid %t %inputs/check_sprof.py > %t/child-facts
+// RUN: %python %inputs/child_profile.py --show %t/child '%t/f.{pid}.folded' %inputs/check_sprof.py > %t/child-facts
 // RUN: FileCheck %s --check-prefix=CHILDPID < %t/child-facts
 // RUN: FileCheck %s --check-prefix=CFOLDED --implicit-check-not=parent_work < %t/child-facts
 //

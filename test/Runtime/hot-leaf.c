@@ -15,7 +15,7 @@
 // RUN: %python %inputs/check_sprof.py %t/hot.folded | FileCheck %s
 // RUN: FileCheck %s --check-prefix=FOLDED < %t/hot.folded
 // The weights add up to about the CPU time of the burning (0.30 s).
-// RUN: %python -c "import json,sys; p = json.load(open(sys.argv[1])); w = sum(s['weight_ns'] for s in p['samples']); print('weight ok' if 0.6 * p['cpu_time_ns'] < w <= p['cpu_time_ns'] else w)" %t/hot.sprof | FileCheck %s --check-prefix=WEIGHT
+// RUN: %python %inputs/sprof_facts.py weight-total %t/hot.sprof 0.6 | FileCheck %s --check-prefix=WEIGHT
 //
 // (5 frames: a sample at exit, after main's last pop, is "[unknown]".)
 // CHECK: ok: {{[0-9]+}} samples, {{[0-9]+}} stacks, {{[3-5]}} frames, 1 threads
@@ -28,7 +28,7 @@
 // CHECK: field: requested_hz 1000
 // CHECK: field: dropped 0
 // FOLDED: {{^}}<main>;Object#work;Object#hot {{[0-9]+}}
-// WEIGHT: weight ok
+// WEIGHT: sample weights ok
 #include "manual_frames.h"
 
 FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);

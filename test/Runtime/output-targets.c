@@ -93,7 +93,7 @@
 // LINKS-EMPTY:
 //
 // A socket: one line at start-up, nothing written, the program unchanged.
-// RUN: %python -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" %t/sock/s
+// RUN: %python %inputs/unix_socket.py %t/sock/s
 // RUN: %python %inputs/exit_status.py --compare %t/sock/s %t/app 3 > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefixes=OUT,STATUS,SAME < %t/out
 // RUN: FileCheck %s --check-prefix=SOCKET -DPATH=%t/sock/s --match-full-lines < %t/err

@@ -11,7 +11,7 @@
 // RUN: env SPINEL_PROFILE=%t/d.folded %t/app 2> %t/err | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // RUN: %python %inputs/check_stacks.py %t/d.folded --leaf '[truncated] >= 60%%' --root '<main>'
-// RUN: %python -c "import sys; l = open(sys.argv[1]).readline(); s = l.rsplit(' ', 1)[0].split(';'); print(len(s), s[0], s[1], s[-2], s[-1])" %t/d.folded | FileCheck %s --check-prefix=FOLDED
+// RUN: %python %inputs/folded_facts.py first-stack %t/d.folded 0 1 -2 -1 | FileCheck %s --check-prefix=FOLDED
 //
 // OUT: result 5000, depth after 1
 // ERR: {{[1-9][0-9]*}} truncated

@@ -3,21 +3,21 @@
 // throws (sp_throw, a longjmp over sp_catch_stack) a million times; then the
 // catcher and, after it returns, main run ordinary code. No sampled stack may
 // be impossible, and the frame that burns the time is the leaf. (Its share
-// is 30-42% on a quiet machine; a deleted push gives 0%. CI once read
-// 11.3% at -O0 with four other CPU-bound processes on the two cores, the
-// time going to the throw chain, hence the 8% bound.)
+// is 30-42% on a quiet machine and a deleted push gives 0%; with other
+// CPU-bound processes on the two cores, -O0 gives 11%, the time going to
+// the throw chain, hence the 8% bound.)
 //
 // UNSUPPORTED: sanitized
 // (Asserts time shares of code whose cost the sanitizers change
 // unevenly; that is not a property of the profiler.)
 //
-// RUN: %clang_prof -O2 -I%examples %s %rtlib -o %t.o2
+// RUN: %clang_prof -O2 -I%examples -I%inputs %s %rtlib -o %t.o2
 // RUN: env SPINEL_PROFILE=%t.o2.folded SPINEL_PROFILE_QUIET=1 %t.o2 1000000 > %t.o2.out
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.o2.out
 // RUN: %python %inputs/check_stacks.py %t.o2.folded --rules %s
 // RUN: FileCheck %s --input-file=%t.o2.folded
 //
-// RUN: %clang_prof -O0 -I%examples %s %rtlib -o %t.o0
+// RUN: %clang_prof -O0 -I%examples -I%inputs %s %rtlib -o %t.o0
 // RUN: env SPINEL_PROFILE=%t.o0.folded SPINEL_PROFILE_QUIET=1 %t.o0 1000000 > %t.o0.out
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.o0.out
 // RUN: %python %inputs/check_stacks.py %t.o0.folded --rules %s
@@ -54,31 +54,10 @@
 // OUT: caught: 1000000 sum: 500000500000
 // OUT-NEXT: crunch: {{-?[0-9]+}}
 // OUT-NEXT: settle: {{-?[0-9]+}}
-#include "sp_runtime.h"
+#include "spinel_longjmp.h"
 
-#ifndef BURN_STEPS
-#define BURN_STEPS 100
-#endif
-#ifndef CRUNCH_PER_CYCLE
-#define CRUNCH_PER_CYCLE 50
-#endif
-
-static mrb_int gv_sink;
-
-// The leaf that burns, then throws what it found.
-__attribute__((noinline)) static mrb_int sp_probe(mrb_int lv_n) {
-  uint64_t lv_x = (uint64_t)lv_n;
-  for (int lv_i = 0; lv_i < BURN_STEPS; lv_i++)
-    lv_x = (lv_x ^ (lv_x >> 7)) * 0x9E3779B97F4A7C15ull + (uint64_t)lv_i;
-  return (mrb_int)(lv_x >> 40);
-}
-
-__attribute__((noinline)) static mrb_int sp_crunch(mrb_int lv_n) {
-  uint64_t lv_x = (uint64_t)lv_n;
-  for (mrb_int lv_i = 0; lv_i < lv_n; lv_i++)
-    lv_x = (lv_x ^ (lv_x >> 7)) * 0x9E3779B97F4A7C15ull + (uint64_t)lv_i;
-  return (mrb_int)(lv_x >> 40);
-}
+// The leaf that burns, then throws what it found, and Object#crunch.
+SPINEL_LONGJMP_WORK(sp_probe)
 
 static mrb_int sp_t12(mrb_int lv_n) {
   gv_sink += sp_probe(lv_n);
@@ -136,16 +115,4 @@ static mrb_int sp_catcher(mrb_int lv_cycles, mrb_int lv_work) {
   return lv_caught;
 }
 
-static mrb_int sp_run(mrb_int lv_cycles, mrb_int lv_work) {
-  return sp_catcher(lv_cycles, lv_work) + 1;
-}
-
-static mrb_int sp_settle(mrb_int lv_work) { return sp_crunch(lv_work) + 1; }
-
-int main(int argc, char **argv) {
-  mrb_int lv_cycles = argc > 1 ? atoll(argv[1]) : 1000;
-  mrb_int lv_work = lv_cycles * CRUNCH_PER_CYCLE;
-  gv_sink += sp_run(lv_cycles, lv_work);
-  printf("settle: %lld\n", (long long)sp_settle(lv_work));
-  return gv_sink == 42 ? 1 : 0;
-}
+SPINEL_LONGJMP_MAIN(sp_catcher)

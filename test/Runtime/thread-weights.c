@@ -9,15 +9,17 @@
 // RUN: %clang_prof -O1 -pthread %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/w.folded SPINEL_PROFILE_WEIGHT=time SPINEL_PROFILE_QUIET=1 %t/app | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_sprof.py %t/w.folded | FileCheck %s --check-prefix=SPROF
-// RUN: %python -c "import json,sys; p = json.load(open(sys.argv[1])); w = sorted(t['weight_ns'] for t in p['threads'] if t['name'].startswith('burner')); print('shares', ' '.join('%%.1f' %% (x / w[0]) for x in w), 'ok' if len(w) == 3 and abs(w[1] / w[0] - 2) < 0.3 and abs(w[2] / w[0] - 3) < 0.45 else 'BAD')" %t/w.sprof | FileCheck %s --check-prefix=SHARES
-// RUN: %python -c "import json,sys; us = sum(int(l.split()[-1]) for l in open(sys.argv[1]) if 'burn' in l); print('burn us', 'ok' if 200000 <= us <= 300000 else us, json.load(open(sys.argv[2]))['folded']['unit'])" %t/w.folded %t/w.sprof | FileCheck %s --check-prefix=US
+// RUN: %python %inputs/sprof_facts.py thread-shares %t/w.sprof burner 2:0.3 3:0.45 | FileCheck %s --check-prefix=SHARES
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded burn 200000 300000 | FileCheck %s --check-prefix=US
+// RUN: %python %inputs/sprof_facts.py field %t/w.sprof folded.unit | FileCheck %s --check-prefix=UNIT
 //
 // OUT: done 3
 // SPROF: thread: {{[0-9]+}} burner-
 // SPROF: thread: {{[0-9]+}} burner-
 // SPROF: thread: {{[0-9]+}} burner-
 // SHARES: ok
-// US: burn us ok microseconds
+// US: burn total within 200000..300000
+// UNIT: folded.unit microseconds
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // RUN: %python %inputs/check_sprof.py %t/t.folded > %t/facts
 // RUN: FileCheck %s --check-prefix=SPROF < %t/facts
-// RUN: %python -c "import json,sys; p = json.load(open(sys.argv[1])); t = {s['thread'] for s in p['samples'] if p['frames'][s['stack'][-1]]['name'] == 'Worker#burn'}; print('worker threads with samples:', len(t) >= 3)" %t/t.sprof | FileCheck %s --check-prefix=TIDS
+// RUN: %python %inputs/sprof_facts.py leaf-threads %t/t.sprof 'Worker#burn' 3 | FileCheck %s --check-prefix=TIDS
 // RUN: %python %inputs/check_stacks.py %t/t.folded --leaf 'Worker#burn >= 80%%' --root '<main>' --root 'Worker#run' --root '[unknown]'
 //
 // OUT: joined 4
@@ -23,7 +23,7 @@
 // SPROF: thread: {{[0-9]+}} worker-
 // SPROF: sample: {{[0-9]+}} {{[0-9]+}} Worker#run;Worker#burn
 // SPROF: field: dropped 0
-// TIDS: worker threads with samples: True
+// TIDS: threads with Worker#burn on top: at least 3
 #define _GNU_SOURCE
 #include "manual_frames.h"
 #include <pthread.h>

@@ -9,7 +9,7 @@
 // Spinel's generated C does not annotate its fibers, so neither does this.)
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang_prof -O1 %s %rtlib -o %t/app
+// RUN: %clang_prof -O1 -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE_HZ=10000 timeout 600 %python %inputs/exit_status.py --compare %t/f.folded %t/app > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
@@ -32,43 +32,13 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
-#include <ucontext.h>
 
 #include "spinelprof/abi.h"
+#include "ucontext_fibers.h"
 
-typedef struct sp_Fiber {
-  ucontext_t ctx;
-  ucontext_t caller;
-  void (*body)(void);
-} sp_Fiber;
+SPINEL_UCONTEXT_FIBERS(sp_Fiber_cls_yield)
 
-static sp_Fiber *sp_fiber_current;
 static volatile uint64_t sink;
-
-static void sp_fiber_trampoline(void) { sp_fiber_current->body(); }
-
-static void sp_Fiber_new(sp_Fiber *f, void (*body)(void)) {
-  getcontext(&f->ctx);
-  f->ctx.uc_stack.ss_sp = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  f->ctx.uc_stack.ss_size = 65536;
-  f->ctx.uc_link = &f->caller;
-  f->body = body;
-  makecontext(&f->ctx, sp_fiber_trampoline, 0);
-}
-
-__attribute__((noinline)) static void sp_Fiber_resume(sp_Fiber *f) {
-  sp_Fiber *prev = sp_fiber_current;
-  sp_fiber_current = f;
-  swapcontext(&f->caller, &f->ctx);
-  sp_fiber_current = prev;
-}
-
-__attribute__((noinline)) static void sp_Fiber_cls_yield(void) {
-  sp_Fiber *f = sp_fiber_current;
-  swapcontext(&f->ctx, &f->caller);
-}
 
 __attribute__((noinline)) static void sp_step(void) { sink = sink * 3 + 1; }
 

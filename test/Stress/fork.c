@@ -10,7 +10,7 @@
 // refuse.)
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang_prof -O1 -pthread %s %rtlib -o %t/app
+// RUN: %clang_prof -O1 -pthread -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE_HZ=10000 SPINEL_PROFILE_QUIET=1 timeout 300 %python %inputs/exit_status.py --compare %t/p-%%p.folded %t/app > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
 // RUN: count 0 < %t/err
@@ -20,6 +20,8 @@
 // OUT-NEXT: exit status: 0
 // OUT-NEXT: identical
 #define _GNU_SOURCE
+#include "burner_thread.h"
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,19 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int sp_stop; // atomic loads and stores: no data race
-static _Thread_local volatile uint64_t sink; // per thread: no data race
-
-__attribute__((noinline)) static void sp_burn(int n) {
-  for (int i = 0; i < n; ++i)
-    sink = sink * 6364136223846793005u + 1442695040888963407u;
-}
-
-static void *sp_Burner_run(void *arg) {
-  while (!__atomic_load_n(&sp_stop, __ATOMIC_RELAXED))
-    sp_burn(10000);
-  return arg;
-}
+SPINEL_BURNER_THREAD
 
 __attribute__((noinline)) static int sp_child(int i) {
   sp_burn(200000 + 1000 * i);

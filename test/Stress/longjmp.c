@@ -14,13 +14,13 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // RUN: %python %inputs/check_sprof.py %t/j.folded > /dev/null
 // RUN: %python %inputs/check_stacks.py %t/j.folded --rules %s --min-samples 100
-// RUN: %python -c "import sys; d = max(l.rsplit(' ', 1)[0].count('Object#dig') for l in open(sys.argv[1])); print('deepest dig chain within 50:', 1 <= d <= 50)" %t/j.folded | FileCheck %s --check-prefix=DEPTH
+// RUN: %python %inputs/folded_facts.py max-repeats %t/j.folded 'Object#dig' 1 50 | FileCheck %s --check-prefix=DEPTH
 //
 // OUT: rescued 1000000 depth ok
 // OUT-NEXT: exit status: 0
 // OUT-NEXT: identical
 // ERR: spinelprof: {{[0-9]+}} samples
-// DEPTH: deepest dig chain within 50: True
+// DEPTH: deepest Object#dig chain: {{[0-9]+}}, within 1..50
 //
 // STACKS-ROOT: <main>
 // STACKS-ROOT: [unknown]

@@ -9,13 +9,15 @@
 // is one, complete and valid with no temporary file left behind.
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang_prof -O1 -pthread %s %rtlib -o %t/app
+// RUN: %clang_prof -O1 -pthread -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=0 %t/app > %t/expected
 // RUN: timeout 600 %python %S/Inputs/random_signals.py --runs 60 --dir %t --expected %t/expected %t/app | FileCheck %s
 //
 // CHECK: random_signals: seed {{[0-9]+}}
 // CHECK: random_signals: 60 runs ok
 #define _GNU_SOURCE
+#include "burner_thread.h"
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,19 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int sp_stop; // atomic loads and stores: no data race
-static _Thread_local volatile uint64_t sink; // per thread: no data race
-
-__attribute__((noinline)) static void sp_burn(int n) {
-  for (int i = 0; i < n; ++i)
-    sink = sink * 6364136223846793005u + 1442695040888963407u;
-}
-
-static void *sp_Burner_run(void *arg) {
-  while (!__atomic_load_n(&sp_stop, __ATOMIC_RELAXED))
-    sp_burn(10000);
-  return arg;
-}
+SPINEL_BURNER_THREAD
 
 static uint64_t sp_now_ms(void) {
   struct timespec t;

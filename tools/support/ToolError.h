@@ -1,6 +1,6 @@
 //===- ToolError.h - Errors that end a spinel-prof command ------*- C++ -*-===//
 //
-// The tool has two kinds of failure with different exit statuses (DESIGN.md:
+// The tool has two kinds of failure with different exit statuses (docs/architecture.md:
 // 1 bad input or I/O, 2 bad usage). Library code throws one of these; only
 // main() turns them into a message and a status, so the logic stays testable
 // and never calls exit() itself.
