@@ -295,37 +295,15 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
   return FromSymtab;
 }
 
-int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
-  Builder &B = *static_cast<Builder *>(Data);
-  const char *Path = Info->dlpi_name;
-  char ExePath[4096];
-  bool IsMain = false, IsVdso = false;
-  if (!Path || !*Path) {
-    if (!B.SeenMain) {
-      // The first object is the executable.
-      ssize_t N = readlink("/proc/self/exe", ExePath, sizeof(ExePath) - 1);
-      if (N <= 0)
-        return 0;
-      ExePath[N] = '\0';
-      Path = ExePath;
-      IsMain = true;
-    } else {
-      IsVdso = true;
-    }
-  } else if (strncmp(Path, "linux-vdso", 10) == 0 ||
-             strncmp(Path, "linux-gate", 10) == 0) {
-    IsVdso = true;
-  }
-  B.SeenMain = true;
-  const char *Base = IsVdso ? "[vdso]" : pathBaseName(Path);
-  long File = B.Pool.appendString(Base, strlen(Base));
-  if (File < 0)
-    return 1;
-
-  // The executable segments: the fallback for code no symbol covers.
-  size_t SegmentsBefore = B.Segments.Size;
-  const ElfW(Phdr) *ImageLoad = nullptr;
-  size_t ImageEnd = 0;
+/// The executable segments of the object Info describes, named
+/// "[native] <Base>": the fallback for code no symbol covers. Sets
+/// ImageLoad to the first loadable segment and ImageEnd past the last.
+/// Returns false when the pool or the segment list is full.
+bool addSegments(Builder &B, const struct dl_phdr_info *Info, long File,
+                 const char *Base, const ElfW(Phdr) *&ImageLoad,
+                 size_t &ImageEnd) {
+  ImageLoad = nullptr;
+  ImageEnd = 0;
   for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
     const ElfW(Phdr) &P = Info->dlpi_phdr[I];
     if (P.p_type != PT_LOAD)
@@ -338,7 +316,7 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
       continue;
     auto *S = static_cast<PendingRange *>(B.Segments.grow(sizeof(PendingRange)));
     if (!S)
-      return 1;
+      return false;
     S->Start = Info->dlpi_addr + P.p_vaddr;
     S->End = S->Start + P.p_memsz;
     S->File = File;
@@ -351,20 +329,71 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
     memcpy(Name + 9, Base, Length);
     S->Name = B.Pool.appendString(Name, 9 + Length);
   }
+  return true;
+}
 
-  if (IsVdso) {
-    // The vDSO has no file; its whole image is mapped from the first
-    // segment's file offset 0. The section headers lie past the segment's
-    // p_memsz but inside its last page, which is mapped too.
-    long Page = sysconf(_SC_PAGESIZE);
-    if (ImageLoad && ImageLoad->p_offset == 0 && Page > 0) {
-      size_t Size = ImageEnd - ImageLoad->p_vaddr;
-      Size = (Size + size_t(Page) - 1) / size_t(Page) * size_t(Page);
-      addSymbols(B,
-                 reinterpret_cast<const char *>(Info->dlpi_addr +
-                                                ImageLoad->p_vaddr),
-                 Size, Info->dlpi_addr, File, /*IsMain=*/false);
+/// The vDSO's symbols. It has no file; its whole image is mapped from the
+/// first segment's file offset 0. The section headers lie past the
+/// segment's p_memsz but inside its last page, which is mapped too.
+void addVdsoSymbols(Builder &B, const struct dl_phdr_info *Info, long File,
+                    const ElfW(Phdr) *ImageLoad, size_t ImageEnd) {
+  long Page = sysconf(_SC_PAGESIZE);
+  if (!ImageLoad || ImageLoad->p_offset != 0 || Page <= 0)
+    return;
+  size_t Size = ImageEnd - ImageLoad->p_vaddr;
+  Size = (Size + size_t(Page) - 1) / size_t(Page) * size_t(Page);
+  addSymbols(B,
+             reinterpret_cast<const char *>(Info->dlpi_addr +
+                                            ImageLoad->p_vaddr),
+             Size, Info->dlpi_addr, File, /*IsMain=*/false);
+}
+
+/// Which object Info describes: its path (the executable's read into
+/// ExePath), and whether it is the executable or the vDSO. Returns null
+/// when the executable's path cannot be read.
+const char *objectPath(Builder &B, const struct dl_phdr_info *Info,
+                       char (&ExePath)[4096], bool &IsMain, bool &IsVdso) {
+  const char *Path = Info->dlpi_name;
+  IsMain = IsVdso = false;
+  if (!Path || !*Path) {
+    if (!B.SeenMain) {
+      // The first object is the executable.
+      ssize_t N = readlink("/proc/self/exe", ExePath, sizeof(ExePath) - 1);
+      if (N <= 0)
+        return nullptr;
+      ExePath[N] = '\0';
+      Path = ExePath;
+      IsMain = true;
+    } else {
+      IsVdso = true;
     }
+  } else if (strncmp(Path, "linux-vdso", 10) == 0 ||
+             strncmp(Path, "linux-gate", 10) == 0) {
+    IsVdso = true;
+  }
+  return Path;
+}
+
+int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
+  Builder &B = *static_cast<Builder *>(Data);
+  char ExePath[4096];
+  bool IsMain, IsVdso;
+  const char *Path = objectPath(B, Info, ExePath, IsMain, IsVdso);
+  if (!Path)
+    return 0;
+  B.SeenMain = true;
+  const char *Base = IsVdso ? "[vdso]" : pathBaseName(Path);
+  long File = B.Pool.appendString(Base, strlen(Base));
+  if (File < 0)
+    return 1;
+
+  size_t SegmentsBefore = B.Segments.Size;
+  const ElfW(Phdr) *ImageLoad;
+  size_t ImageEnd;
+  if (!addSegments(B, Info, File, Base, ImageLoad, ImageEnd))
+    return 1;
+  if (IsVdso) {
+    addVdsoSymbols(B, Info, File, ImageLoad, ImageEnd);
     return 0;
   }
   bool FromSymtab = addFileSymbols(B, IsMain ? "/proc/self/exe" : Path,

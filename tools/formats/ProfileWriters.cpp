@@ -1,5 +1,8 @@
 //===- ProfileWriters.cpp - A Profile back to folded or .sprof ------------===//
 #include "ProfileWriters.h"
+#include "SprofFormat.h"
+
+#include "spinelprof/folded_name.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,15 +14,8 @@ namespace spinelprof {
 
 std::string encodeFoldedName(const std::string &Name) {
   std::string Out;
-  for (char C : Name) {
-    switch (C) {
-    case '%': Out += "%25"; break;
-    case ';': Out += "%3B"; break;
-    case '\n': Out += "%0A"; break;
-    case '\r': Out += "%0D"; break;
-    default: Out += C;
-    }
-  }
+  folded::escapeName(Name.data(), Name.size(),
+                     [&Out](const char *P, size_t N) { Out.append(P, N); });
   return Out;
 }
 
@@ -42,92 +38,127 @@ std::string renderFolded(const Profile &P) {
   return Out;
 }
 
-std::string renderSprof(const Profile &P) {
-  using Json = nlohmann::ordered_json;
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A value the Profile may not have: written when it has.
+template <typename T> void put(Json &Object, const char *Key, const std::optional<T> &V) {
+  if (V)
+    Object[Key] = *V;
+}
+void put(Json &Object, const char *Key, const std::vector<std::string> &V) {
+  Object[Key] = V;
+}
+
+// "sample_count": the input's, else computed (objects of an allocation
+// profile when every sample knows them).
+std::optional<uint64_t> derivedSampleCount(const Profile &P) {
   const ProfileMetadata &M = P.Metadata;
-  Json Root;
-  Root["format"] = "spinelprof";
-  // Version 2 only for what version 1 cannot say: several runs.
-  bool Runs = !P.Runs.empty();
-  Root["version"] = Runs ? 2 : 1;
-  bool Alloc = P.Kind == ProfileKind::Alloc;
-  if (Alloc)
-    Root["profile"] = "alloc";
-  Root["command"] = M.Command;
-  if (M.Pid) Root["pid"] = *M.Pid;
-  if (M.StartTime) Root["start_time"] = *M.StartTime;
-  if (M.StartTimeNs) Root["start_time_ns"] = *M.StartTimeNs;
-  if (M.DurationNs) Root["duration_ns"] = *M.DurationNs;
-  if (M.CpuTimeNs) Root["cpu_time_ns"] = *M.CpuTimeNs;
-  if (M.Mode) Root["mode"] = *M.Mode;
-  if (M.Timer) Root["timer"] = *M.Timer;
-  if (M.RequestedHz) Root["requested_hz"] = *M.RequestedHz;
-  if (M.AchievedHz) Root["achieved_hz"] = *M.AchievedHz;
-  if (M.AllocRate) Root["alloc_rate"] = *M.AllocRate;
-  if (Alloc) {
-    if (std::optional<uint64_t> Objects = M.SampleCount ? M.SampleCount : P.totalObjects())
-      Root["sample_count"] = *Objects;
-  } else {
-    Root["sample_count"] = M.SampleCount.value_or(P.totalCount());
+  if (P.Kind == ProfileKind::Alloc)
+    return M.SampleCount ? M.SampleCount : P.totalObjects();
+  return M.SampleCount.value_or(P.totalCount());
+}
+
+// The Structure rows of sprof_format.inc: one function each.
+void putFormat(Json &Root, const char *Key, const Profile &) { Root[Key] = "spinelprof"; }
+
+// The later version only for what the first cannot say: several runs.
+void putVersion(Json &Root, const char *Key, const Profile &P) {
+  Root[Key] = P.Runs.empty() ? sprof::VersionOneRun : sprof::VersionRuns;
+}
+
+void putKind(Json &Root, const char *Key, const Profile &P) {
+  if (P.Kind == ProfileKind::Alloc)
+    Root[Key] = "alloc";
+}
+
+// "folded" describes the file written with the runtime's .sprof; merge
+// writes none.
+void putFolded(Json &, const char *, const Profile &) {}
+
+void putRuns(Json &Root, const char *Key, const Profile &P) {
+  if (P.Runs.empty())
+    return;
+  Json List = Json::array();
+  for (const ProfileRun &R : P.Runs) {
+    Json J;
+#define SPROF_RUN_FIELD(Member, Key, Type) put(J, Key, R.Member);
+#include "spinelprof/sprof_format.inc"
+    List.push_back(std::move(J));
   }
-  if (M.Dropped) Root["dropped"] = *M.Dropped;
-  if (M.Truncated) Root["truncated"] = *M.Truncated;
-  if (Runs) {
-    Json List = Json::array();
-    for (const ProfileRun &R : P.Runs) {
-      Json J;
-      J["command"] = R.Command;
-      if (R.Pid) J["pid"] = *R.Pid;
-      if (R.StartTime) J["start_time"] = *R.StartTime;
-      if (R.StartTimeNs) J["start_time_ns"] = *R.StartTimeNs;
-      if (R.DurationNs) J["duration_ns"] = *R.DurationNs;
-      if (R.CpuTimeNs) J["cpu_time_ns"] = *R.CpuTimeNs;
-      List.push_back(std::move(J));
-    }
-    Root["runs"] = std::move(List);
-  }
+  Root[Key] = std::move(List);
+}
+
+void putFrames(Json &Root, const char *Key, const Profile &P) {
+  namespace key = sprof::frame_key;
   Json Frames = Json::array();
   for (const Frame &F : P.Frames) {
     Json J;
-    J["name"] = F.Name;
-    J["c_name"] = F.CName;
+    J[key::Name] = F.Name;
+    J[key::CName] = F.CName;
     if (F.Kind != FrameKind::Unknown) // a folded file's frames have no kind
-      J["kind"] = std::string(frameKindName(F.Kind));
-    J["file"] = F.File;
-    J["line"] = F.Line;
+      J[key::Kind] = std::string(frameKindName(F.Kind));
+    J[key::File] = F.File;
+    J[key::Line] = F.Line;
     Frames.push_back(std::move(J));
   }
-  Root["frames"] = std::move(Frames);
+  Root[Key] = std::move(Frames);
+}
+
+void putThreads(Json &Root, const char *Key, const Profile &P) {
+  namespace key = sprof::thread_key;
   Json Threads = Json::array();
   for (const ThreadInfo &T : P.Threads) {
     Json J;
-    if (Runs)
-      J["run"] = T.Run;
-    J["tid"] = T.Tid;
-    J["name"] = T.Name;
+    if (!P.Runs.empty())
+      J[key::Run] = T.Run;
+    J[key::Tid] = T.Tid;
+    J[key::Name] = T.Name;
     Threads.push_back(std::move(J));
   }
-  Root["threads"] = std::move(Threads);
+  Root[Key] = std::move(Threads);
+}
+
+void putSamples(Json &Root, const char *Key, const Profile &P) {
+  namespace key = sprof::sample_key;
   Json Samples = Json::array();
   for (const Sample &S : P.Samples) {
     Json J;
-    if (Runs)
-      J["run"] = S.Run;
+    if (!P.Runs.empty())
+      J[key::Run] = S.Run;
     if (S.Thread != UnknownThread)
-      J["thread"] = S.Thread;
-    J["stack"] = S.Stack;
-    if (Alloc) {
-      if (S.Objects)
-        J["count"] = *S.Objects;
-      J["bytes"] = S.Count;
+      J[key::Thread] = S.Thread;
+    J[key::Stack] = S.Stack;
+    if (P.Kind == ProfileKind::Alloc) {
+      put(J, key::Count, S.Objects);
+      J[key::Bytes] = S.Count;
     } else {
-      J["count"] = S.Count;
+      J[key::Count] = S.Count;
     }
-    if (S.WeightNs)
-      J["weight_ns"] = *S.WeightNs;
+    put(J, key::WeightNs, S.WeightNs);
     Samples.push_back(std::move(J));
   }
-  Root["samples"] = std::move(Samples);
+  Root[Key] = std::move(Samples);
+}
+
+} // namespace
+
+std::string renderSprof(const Profile &P) {
+  const ProfileMetadata &M = P.Metadata;
+  Json Root;
+#define SPROF_WRITE_Structure(Member, Key) put##Member(Root, Key, P);
+#define SPROF_WRITE_Kept(Member, Key) put(Root, Key, M.Member);
+#define SPROF_WRITE_Derived(Member, Key) put(Root, Key, derived##Member(P));
+#define SPROF_WRITE_Read(Member, Key)
+#define SPROF_WRITE_Ignored(Member, Key)
+#define SPROF_FIELD(Member, Key, Type, Profile, Tool) SPROF_WRITE_##Tool(Member, Key)
+#include "spinelprof/sprof_format.inc"
+#undef SPROF_WRITE_Structure
+#undef SPROF_WRITE_Kept
+#undef SPROF_WRITE_Derived
+#undef SPROF_WRITE_Read
+#undef SPROF_WRITE_Ignored
   return Root.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

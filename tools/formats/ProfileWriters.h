@@ -19,7 +19,8 @@ std::string encodeFoldedName(const std::string &Name);
 /// Folded stacks, threads merged, largest count first, ties by stack text.
 std::string renderFolded(const Profile &P);
 
-/// A version-1 .sprof (JSON) with everything the Profile holds.
+/// A .sprof (JSON) with everything the Profile holds: version 1, or 2 for
+/// several runs (keys and versions from spinelprof/sprof_format.inc).
 std::string renderSprof(const Profile &P);
 
 } // namespace spinelprof

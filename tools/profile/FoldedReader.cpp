@@ -4,6 +4,7 @@
 #include "InputSniffer.h"
 #include "ToolError.h"
 
+#include "spinelprof/folded_name.h"
 #include "spinelprof/output.h"
 
 #include <fmt/format.h>
@@ -18,22 +19,10 @@ std::string decodeFoldedName(std::string_view Escaped) {
   std::string Name;
   Name.reserve(Escaped.size());
   for (size_t I = 0; I < Escaped.size(); ++I) {
-    if (Escaped[I] == '%' && I + 2 < Escaped.size()) {
-      std::string_view Code = Escaped.substr(I + 1, 2);
-      char Decoded = 0;
-      if (Code == "25")
-        Decoded = '%';
-      else if (Code == "3B")
-        Decoded = ';';
-      else if (Code == "0A")
-        Decoded = '\n';
-      else if (Code == "0D")
-        Decoded = '\r';
-      if (Decoded) {
-        Name += Decoded;
-        I += 2;
-        continue;
-      }
+    if (char Decoded = folded::decodeEscapeAt(Escaped.data() + I, Escaped.size() - I)) {
+      Name += Decoded;
+      I += 2;
+      continue;
     }
     Name += Escaped[I];
   }

@@ -1,5 +1,6 @@
 //===- SprofReader.cpp - Reads a .sprof profile into a Profile ------------===//
 #include "SprofReader.h"
+#include "SprofFormat.h"
 #include "FileIO.h"
 #include "InputSniffer.h"
 #include "ToolError.h"
@@ -8,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace spinelprof {
@@ -15,6 +18,33 @@ namespace spinelprof {
 namespace {
 
 using Json = nlohmann::json;
+
+// The member types sprof_format.inc's Type column stands for: a member the
+// rows name has the type its row says, or this does not compile.
+using SprofMemberString = std::optional<std::string>;
+using SprofMemberInt = std::optional<int64_t>;
+using SprofMemberUnsigned = std::optional<uint64_t>;
+using SprofMemberNumber = std::optional<double>;
+using SprofMemberStringList = std::vector<std::string>;
+#define SPROF_CHECK(Struct, Member, Type)                                      \
+  static_assert(std::is_same_v<decltype(Struct::Member), SprofMember##Type>,   \
+                #Struct "::" #Member " is not the type sprof_format.inc says");
+#define SPROF_CHECK_Kept(Member, Type) SPROF_CHECK(ProfileMetadata, Member, Type)
+#define SPROF_CHECK_Derived(Member, Type) SPROF_CHECK(ProfileMetadata, Member, Type)
+#define SPROF_CHECK_Read(Member, Type) SPROF_CHECK(ProfileMetadata, Member, Type)
+#define SPROF_CHECK_Structure(Member, Type)
+#define SPROF_CHECK_Ignored(Member, Type)
+#define SPROF_FIELD(Member, Key, Type, Profile, Tool) SPROF_CHECK_##Tool(Member, Type)
+#define SPROF_FOLDED_FIELD(Member, Key, Type) SPROF_CHECK(ProfileMetadata, Folded##Member, Type)
+#include "spinelprof/sprof_format.inc"
+#define SPROF_RUN_FIELD(Member, Key, Type) SPROF_CHECK(ProfileRun, Member, Type)
+#include "spinelprof/sprof_format.inc"
+#undef SPROF_CHECK_Kept
+#undef SPROF_CHECK_Derived
+#undef SPROF_CHECK_Read
+#undef SPROF_CHECK_Structure
+#undef SPROF_CHECK_Ignored
+#undef SPROF_CHECK
 
 // Turns nlohmann's byte position into the line and column people look for.
 std::pair<size_t, size_t> lineAndColumn(std::string_view Text, size_t Byte) {
@@ -36,6 +66,33 @@ std::string describeParseError(const Json::parse_error &E) {
   size_t At = What.find("parse error");
   size_t Colon = At == std::string::npos ? At : What.find(": ", At);
   return Colon == std::string::npos ? What : What.substr(Colon + 2);
+}
+
+// The line of Key's first occurrence as a key of the top-level object of
+// Text, valid JSON; 1 if it has none.
+size_t lineOfTopLevelKey(std::string_view Text, std::string_view Key) {
+  size_t Line = 1, Depth = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n')
+      ++Line;
+    else if (C == '{' || C == '[')
+      ++Depth;
+    else if (C == '}' || C == ']')
+      --Depth;
+    if (C != '"')
+      continue;
+    size_t End = I + 1; // The closing quote.
+    while (End < Text.size() && Text[End] != '"')
+      End += Text[End] == '\\' ? 2 : 1;
+    size_t After = Text.find_first_not_of(" \t\r\n", End + 1);
+    if (Depth == 1 && Text.substr(I + 1, End - I - 1) == Key &&
+        After != std::string_view::npos && Text[After] == ':')
+      return Line;
+    Line += static_cast<size_t>(std::count(Text.begin() + I, Text.begin() + std::min(End, Text.size()), '\n'));
+    I = End;
+  }
+  return 1;
 }
 
 // Walks the document with the current key path, so every message says where.
@@ -118,58 +175,81 @@ public:
       Out = (this->*Read)(*V, Prefix + Key);
   }
 
+  // A value of the type its member holds: the readers above by type.
+  void readValue(const Json &Object, const char *Key, const std::string &Prefix,
+                 std::optional<int64_t> &Out) const {
+    readOptional(Object, Key, Prefix, Out, &SprofValidator::integer);
+  }
+  void readValue(const Json &Object, const char *Key, const std::string &Prefix,
+                 std::optional<uint64_t> &Out) const {
+    readOptional(Object, Key, Prefix, Out, &SprofValidator::unsignedInteger);
+  }
+  void readValue(const Json &Object, const char *Key, const std::string &Prefix,
+                 std::optional<double> &Out) const {
+    readOptional(Object, Key, Prefix, Out, &SprofValidator::number);
+  }
+  void readValue(const Json &Object, const char *Key, const std::string &Prefix,
+                 std::optional<std::string> &Out) const {
+    readOptional(Object, Key, Prefix, Out, &SprofValidator::string);
+  }
+  void readValue(const Json &Object, const char *Key, const std::string &Prefix,
+                 std::vector<std::string> &Out) const {
+    const Json *List = optional(Object, Key);
+    if (!List)
+      return;
+    array(*List, Prefix + Key);
+    for (size_t I = 0; I < List->size(); ++I)
+      Out.push_back(string((*List)[I], fmt::format("{}{}[{}]", Prefix, Key, I)));
+  }
+
+  /// The top level's Kept and Derived rows of sprof_format.inc, and
+  /// "folded"'s.
   void readMetadata(const Json &Root, ProfileMetadata &M) const {
-    if (const Json *Command = optional(Root, "command")) {
-      array(*Command, "command");
-      for (size_t I = 0; I < Command->size(); ++I)
-        M.Command.push_back(string((*Command)[I], fmt::format("command[{}]", I)));
-    }
-    readOptional(Root, "pid", "", M.Pid, &SprofValidator::integer);
-    readOptional(Root, "start_time", "", M.StartTime, &SprofValidator::string);
-    readOptional(Root, "start_time_ns", "", M.StartTimeNs, &SprofValidator::integer);
-    readOptional(Root, "duration_ns", "", M.DurationNs, &SprofValidator::unsignedInteger);
-    readOptional(Root, "cpu_time_ns", "", M.CpuTimeNs, &SprofValidator::unsignedInteger);
-    readOptional(Root, "mode", "", M.Mode, &SprofValidator::string);
-    readOptional(Root, "timer", "", M.Timer, &SprofValidator::string);
-    readOptional(Root, "requested_hz", "", M.RequestedHz, &SprofValidator::number);
-    readOptional(Root, "achieved_hz", "", M.AchievedHz, &SprofValidator::number);
-    readOptional(Root, "sample_count", "", M.SampleCount, &SprofValidator::unsignedInteger);
-    readOptional(Root, "dropped", "", M.Dropped, &SprofValidator::unsignedInteger);
-    readOptional(Root, "truncated", "", M.Truncated, &SprofValidator::unsignedInteger);
-    readOptional(Root, "alloc_rate", "", M.AllocRate, &SprofValidator::unsignedInteger);
-    if (const Json *Folded = optional(Root, "folded")) {
-      object(*Folded, "folded");
-      readOptional(*Folded, "path", "folded.", M.FoldedPath, &SprofValidator::string);
-      readOptional(*Folded, "unit", "folded.", M.FoldedUnit, &SprofValidator::string);
-      readOptional(*Folded, "bytes", "folded.", M.FoldedBytes, &SprofValidator::unsignedInteger);
+#define SPROF_READ_Kept(Member, Key) readValue(Root, Key, "", M.Member);
+#define SPROF_READ_Derived(Member, Key) readValue(Root, Key, "", M.Member);
+#define SPROF_READ_Read(Member, Key) readValue(Root, Key, "", M.Member);
+#define SPROF_READ_Structure(Member, Key)
+#define SPROF_READ_Ignored(Member, Key)
+#define SPROF_FIELD(Member, Key, Type, Profile, Tool) SPROF_READ_##Tool(Member, Key)
+#include "spinelprof/sprof_format.inc"
+#undef SPROF_READ_Kept
+#undef SPROF_READ_Derived
+#undef SPROF_READ_Read
+#undef SPROF_READ_Structure
+#undef SPROF_READ_Ignored
+    if (const Json *Folded = optional(Root, sprof::key::Folded)) {
+      object(*Folded, sprof::key::Folded);
+#define SPROF_FOLDED_FIELD(Member, Key, Type)                                  \
+  readValue(*Folded, Key, "folded.", M.Folded##Member);
+#include "spinelprof/sprof_format.inc"
     }
   }
 
   void readFrames(const Json &Root, std::vector<Frame> &Frames) const {
-    const Json &List = array(require(Root, "frames", ""), "frames");
+    const Json &List = array(require(Root, sprof::key::Frames, ""), sprof::key::Frames);
     for (size_t I = 0; I < List.size(); ++I) {
       std::string Prefix = fmt::format("frames[{}]", I);
       const Json &Entry = object(List[I], Prefix);
       Prefix += '.';
       Frame F;
-      F.Name = string(require(Entry, "name", Prefix), Prefix + "name");
-      if (const Json *V = optional(Entry, "c_name"))
-        F.CName = string(*V, Prefix + "c_name");
-      if (const Json *V = optional(Entry, "kind")) {
-        std::string Kind = string(*V, Prefix + "kind");
+      F.Name = string(require(Entry, sprof::frame_key::Name, Prefix), Prefix + sprof::frame_key::Name);
+      if (const Json *V = optional(Entry, sprof::frame_key::CName))
+        F.CName = string(*V, Prefix + sprof::frame_key::CName);
+      if (const Json *V = optional(Entry, sprof::frame_key::Kind)) {
+        std::string Kind = string(*V, Prefix + sprof::frame_key::Kind);
         std::optional<FrameKind> Parsed = parseFrameKind(Kind);
         if (!Parsed)
-          fail(Prefix + "kind", fmt::format("unknown kind \"{}\" (expected user, "
+          fail(Prefix + sprof::frame_key::Kind, fmt::format("unknown kind \"{}\" (expected user, "
                                             "block, runtime, gc or synthetic)",
                                             printableExcerpt(Kind)));
         F.Kind = *Parsed;
       }
-      if (const Json *V = optional(Entry, "file"))
-        F.File = string(*V, Prefix + "file");
-      if (const Json *V = optional(Entry, "line")) {
-        uint64_t Line = unsignedInteger(*V, Prefix + "line");
+      if (const Json *V = optional(Entry, sprof::frame_key::File))
+        F.File = string(*V, Prefix + sprof::frame_key::File);
+      if (const Json *V = optional(Entry, sprof::frame_key::Line)) {
+        uint64_t Line = unsignedInteger(*V, Prefix + sprof::frame_key::Line);
         if (Line > UINT32_MAX)
-          fail(Prefix + "line", "line number is too large");
+          fail(Prefix + sprof::frame_key::Line, "line number is too large");
         F.Line = static_cast<uint32_t>(Line);
       }
       Frames.push_back(std::move(F));
@@ -178,73 +258,62 @@ public:
 
   /// Version 2's "runs": each run's command, pid, start and times.
   void readRuns(const Json &Root, std::vector<ProfileRun> &Runs) const {
-    const Json *List = optional(Root, "runs");
+    const Json *List = optional(Root, sprof::key::Runs);
     if (!List)
       return;
-    array(*List, "runs");
+    array(*List, sprof::key::Runs);
     for (size_t I = 0; I < List->size(); ++I) {
       std::string Prefix = fmt::format("runs[{}]", I);
       const Json &Entry = object((*List)[I], Prefix);
       Prefix += '.';
       ProfileRun R;
-      if (const Json *Command = optional(Entry, "command")) {
-        array(*Command, Prefix + "command");
-        for (size_t J = 0; J < Command->size(); ++J)
-          R.Command.push_back(
-              string((*Command)[J], fmt::format("{}command[{}]", Prefix, J)));
-      }
-      readOptional(Entry, "pid", Prefix, R.Pid, &SprofValidator::integer);
-      readOptional(Entry, "start_time", Prefix, R.StartTime, &SprofValidator::string);
-      readOptional(Entry, "start_time_ns", Prefix, R.StartTimeNs, &SprofValidator::integer);
-      readOptional(Entry, "duration_ns", Prefix, R.DurationNs,
-                   &SprofValidator::unsignedInteger);
-      readOptional(Entry, "cpu_time_ns", Prefix, R.CpuTimeNs,
-                   &SprofValidator::unsignedInteger);
+#define SPROF_RUN_FIELD(Member, Key, Type) readValue(Entry, Key, Prefix, R.Member);
+#include "spinelprof/sprof_format.inc"
       Runs.push_back(std::move(R));
     }
   }
 
   /// A thread's or sample's "run": an index into "runs" (absent: 0).
   uint32_t runIndex(const Json &Entry, const std::string &Prefix, size_t RunCount) const {
-    const Json *V = optional(Entry, "run");
+    const Json *V = optional(Entry, sprof::sample_key::Run);
     if (!V || RunCount == 0) // One run: there is nothing to index.
       return 0;
-    uint64_t Run = unsignedInteger(*V, Prefix + "run");
+    uint64_t Run = unsignedInteger(*V, Prefix + sprof::sample_key::Run);
     if (Run >= RunCount)
-      fail(Prefix + "run", fmt::format("run index {} is out of range (\"runs\" has {} "
+      fail(Prefix + sprof::sample_key::Run, fmt::format("run index {} is out of range (\"runs\" has {} "
                                        "entries)",
                                        Run, RunCount));
     return static_cast<uint32_t>(Run);
   }
 
   void readThreads(const Json &Root, size_t RunCount, std::vector<ThreadInfo> &Threads) const {
-    const Json *List = optional(Root, "threads");
+    const Json *List = optional(Root, sprof::key::Threads);
     if (!List)
       return;
-    array(*List, "threads");
+    array(*List, sprof::key::Threads);
     for (size_t I = 0; I < List->size(); ++I) {
       std::string Prefix = fmt::format("threads[{}]", I);
       const Json &Entry = object((*List)[I], Prefix);
       Prefix += '.';
       ThreadInfo T;
       T.Run = runIndex(Entry, Prefix, RunCount);
-      T.Tid = integer(require(Entry, "tid", Prefix), Prefix + "tid");
-      if (const Json *V = optional(Entry, "name"))
-        T.Name = string(*V, Prefix + "name");
+      T.Tid = integer(require(Entry, sprof::thread_key::Tid, Prefix), Prefix + sprof::thread_key::Tid);
+      if (const Json *V = optional(Entry, sprof::thread_key::Name))
+        T.Name = string(*V, Prefix + sprof::thread_key::Name);
       Threads.push_back(std::move(T));
     }
   }
 
   ProfileKind readKind(const Json &Root) const {
-    const Json *V = optional(Root, "profile");
+    const Json *V = optional(Root, sprof::key::Kind);
     if (!V)
       return ProfileKind::Cpu;
-    std::string Kind = string(*V, "profile");
+    std::string Kind = string(*V, sprof::key::Kind);
     if (Kind == "cpu")
       return ProfileKind::Cpu;
     if (Kind == "alloc")
       return ProfileKind::Alloc;
-    fail("profile", fmt::format("unknown profile \"{}\" (expected cpu or alloc)",
+    fail(sprof::key::Kind, fmt::format("unknown profile \"{}\" (expected cpu or alloc)",
                                 printableExcerpt(Kind)));
   }
 
@@ -252,15 +321,15 @@ public:
   /// optional "count" the objects.
   void readSamples(const Json &Root, size_t FrameCount, size_t RunCount, ProfileKind Kind,
                    std::vector<Sample> &Samples) const {
-    const Json &List = array(require(Root, "samples", ""), "samples");
+    const Json &List = array(require(Root, sprof::key::Samples, ""), sprof::key::Samples);
     for (size_t I = 0; I < List.size(); ++I) {
       std::string Prefix = fmt::format("samples[{}]", I);
       const Json &Entry = object(List[I], Prefix);
       Prefix += '.';
       Sample S;
-      const Json &Stack = array(require(Entry, "stack", Prefix), Prefix + "stack");
+      const Json &Stack = array(require(Entry, sprof::sample_key::Stack, Prefix), Prefix + sprof::sample_key::Stack);
       for (size_t J = 0; J < Stack.size(); ++J) {
-        std::string Key = fmt::format("{}stack[{}]", Prefix, J);
+        std::string Key = fmt::format("{}{}[{}]", Prefix, sprof::sample_key::Stack, J);
         uint64_t Index = unsignedInteger(Stack[J], Key);
         if (Index >= FrameCount)
           fail(Key, fmt::format("frame index {} is out of range (\"frames\" has {} entries)",
@@ -268,15 +337,17 @@ public:
         S.Stack.push_back(static_cast<uint32_t>(Index));
       }
       if (Kind == ProfileKind::Alloc) {
-        S.Count = unsignedInteger(require(Entry, "bytes", Prefix), Prefix + "bytes");
-        readOptional(Entry, "count", Prefix, S.Objects, &SprofValidator::unsignedInteger);
+        S.Count = unsignedInteger(require(Entry, sprof::sample_key::Bytes, Prefix),
+                                  Prefix + sprof::sample_key::Bytes);
+        readValue(Entry, sprof::sample_key::Count, Prefix, S.Objects);
       } else {
-        S.Count = unsignedInteger(require(Entry, "count", Prefix), Prefix + "count");
+        S.Count = unsignedInteger(require(Entry, sprof::sample_key::Count, Prefix),
+                                  Prefix + sprof::sample_key::Count);
       }
       S.Run = runIndex(Entry, Prefix, RunCount);
-      if (const Json *V = optional(Entry, "thread"))
-        S.Thread = integer(*V, Prefix + "thread");
-      readOptional(Entry, "weight_ns", Prefix, S.WeightNs, &SprofValidator::unsignedInteger);
+      if (const Json *V = optional(Entry, sprof::sample_key::Thread))
+        S.Thread = integer(*V, Prefix + sprof::sample_key::Thread);
+      readValue(Entry, sprof::sample_key::WeightNs, Prefix, S.WeightNs);
       Samples.push_back(std::move(S));
     }
   }
@@ -309,22 +380,25 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
   if (!Root.is_object())
     throw InputError(fmt::format("{}: expected a JSON object at the top level, found {}",
                                  Path, Root.type_name()));
-  std::string Format = V.string(V.require(Root, "format", ""), "format");
+  std::string Format = V.string(V.require(Root, sprof::key::Format, ""), sprof::key::Format);
   if (Format != "spinelprof")
-    V.fail("format", fmt::format("expected \"spinelprof\", found \"{}\"",
-                                 printableExcerpt(Format)));
-  uint64_t Version = V.unsignedInteger(V.require(Root, "version", ""), "version");
-  if (Version < 1 || Version > SprofFormatVersion)
-    V.fail("version", fmt::format("unsupported version {} (this spinel-prof reads versions "
-                                  "1 to {})",
-                                  Version, SprofFormatVersion));
+    V.fail(sprof::key::Format, fmt::format("expected \"spinelprof\", found \"{}\"",
+                                           printableExcerpt(Format)));
+  uint64_t Version =
+      V.unsignedInteger(V.require(Root, sprof::key::Version, ""), sprof::key::Version);
+  if (Version < sprof::VersionOneRun || Version > sprof::VersionNewest)
+    throw InputError(fmt::format("{}:{}: {}: unsupported version {} (this spinel-prof "
+                                 "reads versions {} to {})",
+                                 Path, lineOfTopLevelKey(Text, sprof::key::Version),
+                                 sprof::key::Version, Version, sprof::VersionOneRun,
+                                 sprof::VersionNewest));
 
   Profile Result;
   Result.SourcePath = Path;
   Result.SelfDescribing = true;
   Result.Kind = V.readKind(Root);
   V.readMetadata(Root, Result.Metadata);
-  if (Version >= 2)
+  if (Version >= sprof::VersionRuns)
     V.readRuns(Root, Result.Runs);
   if (Result.Runs.size() == 1) // One run: the metadata says it all.
     Result.Runs.clear();

@@ -17,15 +17,11 @@
 
 namespace spinelprof {
 
-/// The newest .sprof format version this reader understands: 2 adds
-/// "runs", and "run" in threads and samples (a merge of several runs); a
-/// profile of one run is version 1, which every reader since the first
-/// reads, and is written as such.
-inline constexpr unsigned SprofFormatVersion = 2;
-
 /// Parses .sprof JSON text. Path is used in messages only. Throws InputError
 /// "PATH:LINE:COLUMN: invalid JSON: ..." for syntax errors and
-/// "PATH: KEY: problem" (KEY like "samples[3].stack[1]") for content errors.
+/// "PATH: KEY: problem" (KEY like "samples[3].stack[1]") for content errors,
+/// "PATH:LINE: version: ..." for a version other than sprof::VersionOneRun
+/// to sprof::VersionNewest (SprofFormat.h, from spinelprof/sprof_format.inc).
 Profile parseSprofText(std::string_view Text, const std::string &Path);
 
 /// Reads and parses the .sprof file at Path.

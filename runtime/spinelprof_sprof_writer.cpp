@@ -1,0 +1,344 @@
+//===- spinelprof_sprof_writer.cpp - The .sprof profile -------------------===//
+//
+// Part of spinelprof. See spinelprof_sprof_writer.h. Every key is written
+// from a row of spinelprof/sprof_format.inc: a value function per record
+// (the top level, "folded", a frame, a thread, a sample) switches on the
+// row. Async-signal-safe throughout: no malloc, stdio or locks.
+//
+//===----------------------------------------------------------------------===//
+#include "spinelprof_sprof_writer.h"
+
+#include "spinelprof_io.h"
+#include "spinelprof_signal.h"
+
+#include <string.h>
+
+namespace spinelprof {
+
+namespace {
+
+#define SPROF_VERSION(Name, Number) constexpr unsigned SprofVersion##Name = Number;
+#include "spinelprof/sprof_format.inc"
+
+/// Which profiles have a key (sprof_format.inc's Profile column).
+enum class SprofProfile { Any, Cpu, Alloc, Runs };
+
+enum class TopField {
+#define SPROF_FIELD(Member, Key, Type, Profile, Tool) Member,
+#include "spinelprof/sprof_format.inc"
+};
+enum class FoldedField {
+#define SPROF_FOLDED_FIELD(Member, Key, Type) Member,
+#include "spinelprof/sprof_format.inc"
+};
+enum class FrameField {
+#define SPROF_FRAME_FIELD(Member, Key, Type, Profile, Tool) Member,
+#include "spinelprof/sprof_format.inc"
+};
+enum class ThreadField {
+#define SPROF_THREAD_FIELD(Member, Key, Type, Profile, Tool) Member,
+#include "spinelprof/sprof_format.inc"
+};
+enum class SampleField {
+#define SPROF_SAMPLE_FIELD(Member, Key, Type, Profile, Tool) Member,
+#include "spinelprof/sprof_format.inc"
+};
+
+/// One key of a record, from a row of sprof_format.inc.
+template <typename Field> struct FieldRow {
+  Field Id;
+  const char *Key;
+  SprofProfile Profile;
+};
+
+constexpr FieldRow<TopField> TopRows[] = {
+#define SPROF_FIELD(Member, Key, Type, Profile, Tool)                          \
+  {TopField::Member, Key, SprofProfile::Profile},
+#include "spinelprof/sprof_format.inc"
+};
+constexpr FieldRow<FoldedField> FoldedRows[] = {
+#define SPROF_FOLDED_FIELD(Member, Key, Type)                                  \
+  {FoldedField::Member, Key, SprofProfile::Any},
+#include "spinelprof/sprof_format.inc"
+};
+constexpr FieldRow<FrameField> FrameRows[] = {
+#define SPROF_FRAME_FIELD(Member, Key, Type, Profile, Tool)                    \
+  {FrameField::Member, Key, SprofProfile::Profile},
+#include "spinelprof/sprof_format.inc"
+};
+constexpr FieldRow<ThreadField> ThreadRows[] = {
+#define SPROF_THREAD_FIELD(Member, Key, Type, Profile, Tool)                   \
+  {ThreadField::Member, Key, SprofProfile::Profile},
+#include "spinelprof/sprof_format.inc"
+};
+constexpr FieldRow<SampleField> SampleRows[] = {
+#define SPROF_SAMPLE_FIELD(Member, Key, Type, Profile, Tool)                   \
+  {SampleField::Member, Key, SprofProfile::Profile},
+#include "spinelprof/sprof_format.inc"
+};
+
+/// The separators of a record's keys: Open before the first, Between the
+/// others, Close after the last.
+struct RecordLayout {
+  const char *Open;
+  const char *Between;
+  const char *Close;
+};
+constexpr RecordLayout TopLevel = {"{\n  ", ",\n  ", "\n}\n"};
+constexpr RecordLayout OneLine = {"{ ", ", ", " }"};
+
+} // namespace
+
+/// A profile written by the runtime (one run) has the rows for Any and
+/// for its own kind.
+static bool hasKey(SprofProfile Profile, ProfileType Type) {
+  switch (Profile) {
+  case SprofProfile::Any: return true;
+  case SprofProfile::Cpu: return Type == ProfileType::Cpu;
+  case SprofProfile::Alloc: return Type == ProfileType::Alloc;
+  case SprofProfile::Runs: return false;
+  }
+  return false;
+}
+
+/// Writes a record: `"key": value` for each of Rows the profile has, with
+/// Layout's separators; Value(Field) writes a value.
+template <typename Field, size_t N, typename ValueWriter>
+static void writeRecord(BufferedFile &File, const FieldRow<Field> (&Rows)[N],
+                        ProfileType Type, const RecordLayout &Layout,
+                        ValueWriter Value) {
+  bool First = true;
+  for (const FieldRow<Field> &Row : Rows) {
+    if (!hasKey(Row.Profile, Type))
+      continue;
+    File.write(First ? Layout.Open : Layout.Between);
+    File.writeChar('"');
+    File.write(Row.Key);
+    File.write("\": ");
+    Value(Row.Id);
+    First = false;
+  }
+  File.write(Layout.Close);
+}
+
+/// Writes a list of Count records, Entry(I) writing the I-th.
+template <typename EntryWriter>
+static void writeList(BufferedFile &File, size_t Count, EntryWriter Entry) {
+  File.write("[");
+  for (size_t I = 0; I < Count; ++I) {
+    File.write(I ? ",\n    " : "\n    ");
+    Entry(I);
+  }
+  File.write(Count ? "\n  ]" : "]");
+}
+
+static const char *kindName(uint32_t Kind) {
+  switch (Kind) {
+  case SPINELPROF_KIND_BLOCK: return "block";
+  case SPINELPROF_KIND_RUNTIME: return "runtime";
+  case SPINELPROF_KIND_GC: return "gc";
+  case SPINELPROF_KIND_SYNTHETIC: return "synthetic";
+  default: return "user";
+  }
+}
+
+static void writeCommand(BufferedFile &File, const RunInfo &Run) {
+  File.write("[");
+  size_t I = 0;
+  bool First = true;
+  while (I < Run.CommandSize) {
+    const char *Arg = Run.Command + I;
+    size_t Len = strnlen(Arg, Run.CommandSize - I);
+    if (!First)
+      File.write(", ");
+    First = false;
+    if (I + Len < Run.CommandSize) {
+      File.writeJsonString(Arg);
+    } else {
+      // An argument not NUL-terminated (cut short): copy it to terminate.
+      char Tail[256];
+      size_t N = Len < sizeof(Tail) - 1 ? Len : sizeof(Tail) - 1;
+      memcpy(Tail, Arg, N);
+      Tail[N] = '\0';
+      File.writeJsonString(Tail);
+    }
+    I += Len + 1;
+  }
+  File.write("]");
+}
+
+/// Writes N as Width digits at P.
+static void putDigits(char *P, uint64_t N, int Width) {
+  for (int I = Width; I-- > 0; N /= 10)
+    P[I] = char('0' + N % 10);
+}
+
+/// The start as "YYYY-MM-DDTHH:MM:SSZ", computed by hand: gmtime_r takes
+/// glibc's time-zone lock and may malloc on first use, and the writer runs
+/// in a copy of the process at SIGINT/SIGTERM. Async-signal-safe.
+static void writeStartTime(BufferedFile &File, uint64_t StartTimeNs) {
+  uint64_t Seconds = StartTimeNs / 1000000000u;
+  int64_t Days = int64_t(Seconds / 86400);
+  uint64_t Day = Seconds % 86400;
+  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+  Days += 719468;
+  int64_t Era = Days / 146097;
+  uint64_t DayOfEra = uint64_t(Days - Era * 146097);
+  uint64_t YearOfEra =
+      (DayOfEra - DayOfEra / 1460 + DayOfEra / 36524 - DayOfEra / 146096) / 365;
+  uint64_t DayOfYear = DayOfEra - (365 * YearOfEra + YearOfEra / 4 - YearOfEra / 100);
+  uint64_t MonthIndex = (5 * DayOfYear + 2) / 153;
+  uint64_t DayOfMonth = DayOfYear - (153 * MonthIndex + 2) / 5 + 1;
+  uint64_t Month = MonthIndex < 10 ? MonthIndex + 3 : MonthIndex - 9;
+  uint64_t Year = YearOfEra + uint64_t(Era) * 400 + (Month <= 2);
+  char Text[] = "0000-00-00T00:00:00Z";
+  putDigits(Text, Year, 4);
+  putDigits(Text + 5, Month, 2);
+  putDigits(Text + 8, DayOfMonth, 2);
+  putDigits(Text + 11, Day / 3600, 2);
+  putDigits(Text + 14, Day / 60 % 60, 2);
+  putDigits(Text + 17, Day % 60, 2);
+  File.writeJsonString(Text);
+}
+
+/// A rate with one decimal, independent of the program's LC_NUMERIC.
+static void writeRate(BufferedFile &File, double Hz) {
+  uint64_t Tenths = static_cast<uint64_t>(Hz * 10 + 0.5);
+  File.writeUnsigned(Tenths / 10);
+  File.writeChar('.');
+  File.writeUnsigned(Tenths % 10);
+}
+
+static void writeFolded(BufferedFile &File, const SprofContents &C) {
+  const char *Unit = C.Type == ProfileType::Alloc ? "bytes"
+                     : C.Run->WeightTime          ? "microseconds"
+                                                  : "samples";
+  writeRecord(File, FoldedRows, C.Type, OneLine, [&](FoldedField F) {
+    switch (F) {
+    case FoldedField::Path: File.writeJsonString(C.FoldedPath); break;
+    case FoldedField::Unit: File.writeJsonString(Unit); break;
+    case FoldedField::Bytes: File.writeUnsigned(C.Result->FoldedBytes); break;
+    }
+  });
+}
+
+static void writeFrame(BufferedFile &File, ProfileType Type,
+                       const FrameDescriptor *D) {
+  writeRecord(File, FrameRows, Type, OneLine, [&](FrameField F) {
+    switch (F) {
+    case FrameField::Name: File.writeJsonString(displayName(D)); break;
+    case FrameField::CName:
+      File.writeJsonString(D && D->c_name ? D->c_name : "");
+      break;
+    case FrameField::Kind:
+      File.writeJsonString(D ? kindName(D->kind) : "synthetic");
+      break;
+    case FrameField::File:
+      File.writeJsonString(D && D->file ? D->file : "");
+      break;
+    case FrameField::Line: File.writeUnsigned(D ? D->line : 0); break;
+    }
+  });
+}
+
+static void writeThread(BufferedFile &File, const SprofContents &C,
+                        uint32_t Tid) {
+  const ProfileStacks &P = *C.Stacks;
+  uint64_t Count = 0, WeightNs = 0;
+  for (size_t K = 0; K < P.StackCount; ++K)
+    if (P.Stacks[K].Tid == Tid) {
+      Count += P.Stacks[K].Count;
+      WeightNs += P.Stacks[K].WeightNs;
+    }
+  writeRecord(File, ThreadRows, C.Type, OneLine, [&](ThreadField F) {
+    switch (F) {
+    case ThreadField::Run: break; // A profile of one run has none.
+    case ThreadField::Tid: File.writeUnsigned(Tid); break;
+    case ThreadField::Name: File.writeJsonString(threadName(Tid)); break;
+    case ThreadField::Samples: File.writeUnsigned(Count); break;
+    case ThreadField::WeightNs: File.writeUnsigned(WeightNs); break;
+    case ThreadField::Bytes: File.writeUnsigned(WeightNs); break;
+    }
+  });
+}
+
+static void writeSample(BufferedFile &File, const SprofContents &C,
+                        const StackRecord &S) {
+  writeRecord(File, SampleRows, C.Type, OneLine, [&](SampleField F) {
+    switch (F) {
+    case SampleField::Run: break; // A profile of one run has none.
+    case SampleField::Thread: File.writeUnsigned(S.Tid); break;
+    case SampleField::Stack:
+      File.write("[");
+      for (uint32_t I = 0; I < S.Length; ++I) {
+        if (I)
+          File.write(", ");
+        File.writeUnsigned(frameNumber(*C.Stacks, S.Frames[I]));
+      }
+      File.write("]");
+      break;
+    case SampleField::Count: File.writeUnsigned(S.Count); break;
+    case SampleField::WeightNs: File.writeUnsigned(S.WeightNs); break;
+    case SampleField::Bytes: File.writeUnsigned(S.WeightNs); break;
+    }
+  });
+}
+
+/// The values of the lists at the top level.
+static void writeTopList(BufferedFile &File, TopField F,
+                         const SprofContents &C) {
+  const ProfileStacks &P = *C.Stacks;
+  switch (F) {
+  case TopField::Frames:
+    writeList(File, P.FrameCount,
+              [&](size_t I) { writeFrame(File, C.Type, P.FrameOrder[I]); });
+    break;
+  case TopField::Threads:
+    writeList(File, P.TidCount,
+              [&](size_t I) { writeThread(File, C, P.Tids[I]); });
+    break;
+  case TopField::Samples:
+    writeList(File, P.StackCount,
+              [&](size_t I) { writeSample(File, C, P.Stacks[I]); });
+    break;
+  default: break; // "runs": a profile of one run has none.
+  }
+}
+
+/// The value of a top-level key.
+static void writeTopValue(BufferedFile &File, TopField F,
+                          const SprofContents &C) {
+  const RunInfo &Run = *C.Run;
+  const WriteResult &Result = *C.Result;
+  switch (F) {
+  case TopField::Format: File.writeJsonString("spinelprof"); break;
+  case TopField::Version: File.writeUnsigned(SprofVersionOneRun); break;
+  case TopField::Kind: File.writeJsonString("alloc"); break;
+  case TopField::Command: writeCommand(File, Run); break;
+  case TopField::Pid: File.format("%d", Run.Pid); break;
+  case TopField::StartTime: writeStartTime(File, Run.StartTimeNs); break;
+  case TopField::StartTimeNs: File.writeUnsigned(Run.StartTimeNs); break;
+  case TopField::DurationNs: File.writeUnsigned(Run.DurationNs); break;
+  case TopField::CpuTimeNs: File.writeUnsigned(Run.CpuTimeNs); break;
+  case TopField::AllocRate: File.writeUnsigned(Run.AllocRate); break;
+  case TopField::AllocBytes: File.writeUnsigned(Result.Bytes); break;
+  case TopField::Mode: File.writeJsonString(Run.Wall ? "wall" : "cpu"); break;
+  case TopField::Timer: File.writeJsonString(timerName(Run.Wall)); break;
+  case TopField::Sampler: File.writeJsonString(samplerName()); break;
+  case TopField::RequestedHz: File.format("%d", Run.RequestedHz); break;
+  case TopField::AchievedHz: writeRate(File, Result.AchievedHz); break;
+  case TopField::SampleCount: File.writeUnsigned(Result.SampleCount); break;
+  case TopField::Dropped: File.writeUnsigned(Result.Dropped); break;
+  case TopField::Truncated: File.writeUnsigned(Result.Truncated); break;
+  case TopField::Folded: writeFolded(File, C); break;
+  default: writeTopList(File, F, C); break;
+  }
+}
+
+void writeSprofFile(BufferedFile &File, const void *Contents) {
+  const auto &C = *static_cast<const SprofContents *>(Contents);
+  writeRecord(File, TopRows, C.Type, TopLevel,
+              [&](TopField F) { writeTopValue(File, F, C); });
+}
+
+} // namespace spinelprof
