@@ -11,7 +11,21 @@
 // RUN: env SPINEL_PROFILE_MODE=wall SPINEL_PROFILE_HZ=2000 %python %inputs/exit_status.py --compare %t/w.folded %t/app > %t/wall.out 2> %t/wall.err
 // RUN: FileCheck %s < %t/wall.out
 // RUN: FileCheck %s --check-prefix=ERR < %t/wall.err
-// RUN: %python %inputs/check_stacks.py %t/w.folded --path '<main>;wait_a_bit;[sleep] >= 12%%' --path '<main>;wait_a_bit;[blocked poll] >= 3%%' --any '[blocked select] >= 1%%' --any '[blocked epoll_wait] >= 1%%' --path '<main>;spin >= 4%%' --leaf 'burner >= 15%%' --root '<main>' --root burner --root '[unknown]' --root '[blocked write]'
+// Wall time in samples at 2 kHz (0.5 ms each), not shares: how long the
+// burner thread takes on the wall clock depends on the machine's load, so
+// every share does too, but a nap counts exactly its length whatever the
+// load. Four rounds: nanosleep 60 ms + usleep 5 ms (520 samples), poll
+// 20 ms (160), select and epoll_wait 10 ms each (80); spin and burner burn
+// 4 x 25 ms and 250 ms of CPU, so at least that much wall time (200, 500).
+// Low bounds catch a wait counted short; high bounds leave room for late
+// wake-ups on a loaded machine, and catch a wait counted twice.
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded '<main>;wait_a_bit;[sleep]' 500 900
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded '<main>;wait_a_bit;[blocked poll]' 150 300
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded '[blocked select]' 75 160
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded '[blocked epoll_wait]' 75 160
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded '<main>;spin' 150 100000
+// RUN: %python %inputs/folded_facts.py sum %t/w.folded 'burner' 400 100000
+// RUN: %python %inputs/check_stacks.py %t/w.folded --root '<main>' --root burner --root '[unknown]' --root '[blocked write]'
 // (stdio's flush at exit writes after main's last pop: a [blocked write]
 // root with no frame below it is a true sample.)
 // RUN: %python %inputs/check_sprof.py %t/w.folded | FileCheck %s --check-prefix=SPROF
