@@ -210,34 +210,28 @@ static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   recordOwnStack(T, Pc, Weight, 1 + Skipped);
 }
 
-/// Whether Pc is at or right after a syscall instruction: the thread was
-/// in a system call (one the signal restarts, or ends). Reads two bytes on
-/// either side of Pc, in Pc's page (so mapped). Async-signal-safe.
-static bool atSyscall(uintptr_t Pc) {
+/// Whether the signal interrupted a system call that was waiting: the
+/// kernel set the thread back to the `syscall` instruction, to restart the
+/// call after the handler, or the call returns EINTR. A call that ran to
+/// its end (a clock read, a short write) returns its result, so a thread
+/// busy in short system calls is not taken for an idle one. Reads the two
+/// bytes at the PC, in the PC's page (so mapped). Async-signal-safe.
+static bool interruptedWait(void *Context) {
 #if defined(__x86_64__)
+  if (!Context)
+    return false;
+  const mcontext_t &M = static_cast<ucontext_t *>(Context)->uc_mcontext;
+  uintptr_t Pc = static_cast<uintptr_t>(M.gregs[REG_RIP]);
   if (!Pc)
     return false;
   const unsigned char *P = reinterpret_cast<const unsigned char *>(Pc);
-  bool After = (Pc & 4095) >= 2 && P[-2] == 0x0f && P[-1] == 0x05;
-  bool At = (Pc & 4095) <= 4094 && P[0] == 0x0f && P[1] == 0x05;
-  return After || At;
+  bool AtSyscall = (Pc & 4095) <= 4094 && P[0] == 0x0f && P[1] == 0x05;
+  bool AfterSyscall = (Pc & 4095) >= 2 && P[-2] == 0x0f && P[-1] == 0x05;
+  return AtSyscall || (AfterSyscall && M.gregs[REG_RAX] == -EINTR);
 #else
-  (void)Pc;
+  (void)Context;
   return false;
 #endif
-}
-
-/// Cpu mode: whether the thread was on the CPU at its instant: not in a
-/// blocking call a wrapper saw, and either it used nearly all the time
-/// since the previous signal, or the signal came promptly and did not end
-/// a wait (a mostly idle thread found in a system call was asleep in it).
-static bool wasRunning(const ThreadSlot &T, uintptr_t Pc, uint64_t Late,
-                       uint64_t CpuSpan, uint64_t WallSpan) {
-  if (dueWhileBlocked(T))
-    return false;
-  if (CpuSpan * 10 >= WallSpan * 9)
-    return true;
-  return Late <= PromptNs && !(CpuSpan * 2 < WallSpan && atSyscall(Pc));
 }
 
 /// Cpu mode: records T's CPU clock reading Cpu as the CPU time its
@@ -258,18 +252,37 @@ void noteFinalCpu(ThreadSlot &T) {
     setCpuSinceStart(T, Cpu);
 }
 
-/// Cpu mode: an instant is one sample when the thread was on the CPU then
-/// (wasRunning). Each counts alike: the samples' counts share the
-/// thread's CPU time (noteCpu), so an instant at which the thread was off
-/// the CPU moves no CPU time onto the next one. A prompt signal outside a
-/// system call needs no clock read (~2 us): the thread was running. A
-/// thread found waiting in a system call no wrapper covers, nearly idle
-/// (under a tenth of a CPU), is looked at less often (Backoff), so such a
-/// wait is seldom interrupted; a thread that was only preempted is not.
-/// Async-signal-safe; on T's thread.
-static void sampleCpu(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
+/// Cpu mode, a signal that came promptly but interrupted a wait no
+/// wrapper covers: the thread was asleep at its instant, so no sample. A
+/// nearly idle thread (under a tenth of a CPU since the last clock read)
+/// is looked at less often (Backoff), so such a wait is seldom
+/// interrupted. Async-signal-safe; on T's thread.
+static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
+  uint64_t Cpu = threadCpuNs();
+  uint64_t WallSpan = Now - T.LastDeliveryNs;
+  uint64_t CpuSpan = Cpu > T.LastDeliveryCpuNs ? Cpu - T.LastDeliveryCpuNs : 0;
+  T.LastDeliveryNs = Now;
+  T.LastDeliveryCpuNs = Cpu;
+  if (CpuSpan * 10 < WallSpan && T.Backoff < MaxBackoff)
+    ++T.Backoff;
+  noteCpu(T, Cpu);
+}
+
+/// Cpu mode: an instant is one sample when the thread was on the CPU then.
+/// Each counts alike: the samples' counts share the thread's CPU time
+/// (noteCpu), so an instant at which the thread was off the CPU moves no
+/// CPU time onto the next one. A prompt signal needs no clock read (~2 us
+/// here): the thread was running, unless the signal interrupted a wait
+/// (notRunningInWait). A late one (the thread was preempted, or its signal
+/// was blocked) counts when the thread used nearly all the time since the
+/// last clock read. Instants inside a blocking call a wrapper saw are the
+/// wrapper's (sampleInsideCall). Async-signal-safe; on T's thread.
+static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
   uint64_t Late = Now > T.DueNs ? Now - T.DueNs : 0;
-  if (Late <= PromptNs && !dueWhileBlocked(T) && !atSyscall(Pc)) {
+  bool Blocked = dueWhileBlocked(T);
+  if (Late <= PromptNs && !Blocked) {
+    if (InWait)
+      return notRunningInWait(T, Now);
     T.Backoff = 0;
     recordOwnStack(T, Pc, PeriodNs, 1);
     return;
@@ -279,15 +292,10 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   uint64_t CpuSpan = Cpu > T.LastDeliveryCpuNs ? Cpu - T.LastDeliveryCpuNs : 0;
   T.LastDeliveryNs = Now;
   T.LastDeliveryCpuNs = Cpu;
-  if (!wasRunning(T, Pc, Late, CpuSpan, WallSpan)) {
-    if (CpuSpan * 10 < WallSpan && !dueWhileBlocked(T) && atSyscall(Pc) &&
-        T.Backoff < MaxBackoff)
-      ++T.Backoff;
-    noteCpu(T, Cpu);
-    return;
+  if (!Blocked && CpuSpan * 10 >= WallSpan * 9) {
+    T.Backoff = 0;
+    recordOwnStack(T, Pc, PeriodNs, 1);
   }
-  T.Backoff = 0;
-  recordOwnStack(T, Pc, PeriodNs, 1);
   noteCpu(T, Cpu);
 }
 
@@ -309,7 +317,7 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
       if (Config.Wall) {
         sampleWall(*T, Pc, Now);
       } else {
-        sampleCpu(*T, Pc, Now);
+        sampleCpu(*T, Pc, interruptedWait(Context), Now);
         armTimer(*T, T->DueNs, monotonicNs());
       }
     }
@@ -562,7 +570,7 @@ __spinelprof_bench_sample(void) {
   if (Config.Wall) {
     sampleWall(*T, 0, Now);
   } else {
-    sampleCpu(*T, 0, Now);
+    sampleCpu(*T, 0, false, Now);
     armTimer(*T, Now, monotonicNs());
   }
   return 1;
