@@ -16,6 +16,7 @@
 #include "AllocSites.h"
 
 #include "DescriptorStrings.h"
+#include "RuntimeNames.h"
 #include "SpinelNames.h"
 
 #include "spinelprof/abi.h"
@@ -272,7 +273,10 @@ void AllocSiteMarker::mark(CallBase &Call, Allocator A, Function &Caller) {
 std::string spinelprof::constructorClass(StringRef CName) {
   if (!CName.starts_with("sp_") || !CName.ends_with("_new"))
     return "";
-  std::string Ruby = rubyMethodName(CName);
+  // A runtime container reads as its Ruby class (sp_StrArray_new -> Array).
+  std::string Ruby = runtimeRubyName(CName);
+  if (Ruby.empty())
+    Ruby = rubyMethodName(CName);
   StringRef R(Ruby);
   if (!R.consume_back(".new") || R.empty())
     return "";

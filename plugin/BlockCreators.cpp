@@ -81,7 +81,8 @@ std::string BlockCreators::creatorName(const Function &Creator,
                                        unsigned Depth) {
   StringRef CName = Creator.getName();
   if (const SymbolMapEntry *Entry = Symbols ? Symbols->lookup(CName) : nullptr)
-    return Entry->RubyName;
+    if (!Entry->RubyName.empty())
+      return Entry->RubyName;
   if (blockWord(CName)) {
     std::string Nested = nameBlock(Creator, Depth + 1);
     if (!Nested.empty())

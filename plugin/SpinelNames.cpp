@@ -1,6 +1,7 @@
 //===- SpinelNames.cpp - Spinel C names to Ruby names and frame kinds -----===//
 
 #include "SpinelNames.h"
+#include "RuntimeNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -206,8 +207,10 @@ FrameIdentity identifyFrame(StringRef CName, bool IsProgramOwn) {
   std::string Block = blockName(CName);
   if (!Block.empty())
     return {std::move(Block), SPINELPROF_KIND_BLOCK};
-  if (!IsProgramOwn)
-    return {CName.str(), SPINELPROF_KIND_RUNTIME};
+  if (!IsProgramOwn) {
+    std::string Ruby = runtimeRubyName(CName);
+    return {Ruby.empty() ? CName.str() : std::move(Ruby), SPINELPROF_KIND_RUNTIME};
+  }
   std::string Ruby = rubyMethodName(CName);
   if (!Ruby.empty())
     return {std::move(Ruby), SPINELPROF_KIND_USER};

@@ -225,7 +225,8 @@ GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F,
     if (std::string Named = Blocks.displayName(F); !Named.empty())
       Frame.DisplayName = std::move(Named);
   if (const SymbolMapEntry *Entry = Symbols ? Symbols->lookup(CName) : nullptr) {
-    Frame = {Entry->RubyName, kindOfMappedFrame(CName, Entry->RubyName)};
+    if (!Entry->RubyName.empty())
+      Frame = {Entry->RubyName, kindOfMappedFrame(CName, Entry->RubyName)};
     if (!Entry->File.empty())
       Site.File = Entry->File;
     if (Entry->Line)

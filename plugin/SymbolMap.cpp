@@ -116,13 +116,18 @@ Error SymbolMapReader::readRecord(StringRef Where, StringRef CName,
   }
 
   SymbolMapEntry Entry;
+  // A record with "file" or "line" and no name is a location-only entry:
+  // the frame keeps the name the rules give.
   const json::Value *Ruby = findKey(Rec, {"ruby", "name"}, Key);
-  if (!Ruby)
-    return problem(Where + ": missing the Ruby name (\"ruby\" or \"name\")");
-  std::optional<StringRef> RubyName = Ruby->getAsString();
-  if (!RubyName || RubyName->empty())
-    return problem(Where + ": \"" + Key + "\" must be a non-empty string");
-  Entry.RubyName = RubyName->str();
+  if (!Ruby && !Rec.get("file") && !Rec.get("line"))
+    return problem(Where + ": missing the Ruby name (\"ruby\" or \"name\") "
+                           "or a location (\"file\", \"line\")");
+  if (Ruby) {
+    std::optional<StringRef> RubyName = Ruby->getAsString();
+    if (!RubyName || RubyName->empty())
+      return problem(Where + ": \"" + Key + "\" must be a non-empty string");
+    Entry.RubyName = RubyName->str();
+  }
 
   if (const json::Value *File = Rec.get("file")) {
     std::optional<StringRef> S = File->getAsString();

@@ -18,6 +18,7 @@ namespace spinelprof {
 
 /// What a symbol map says about one C symbol.
 struct SymbolMapEntry {
+  /// Empty for a location-only entry (the frame keeps its rule-given name).
   std::string RubyName;
   /// Empty when the map gives no file.
   std::string File;
@@ -30,7 +31,8 @@ struct SymbolMapEntry {
 ///   {"sp_Foo_bar": {"name"|"ruby": "Foo#bar", "file": "app.rb", "line": 3}}
 ///   [{"c"|"cname"|"symbol": "sp_Foo_bar", "ruby"|"name": "Foo#bar",
 ///     "file": "app.rb", "line": 3}, ...]
-/// and either of the last two wrapped as {"symbols": ...}.
+/// and either of the last two wrapped as {"symbols": ...}. A record with
+/// "file" or "line" and no name gives a location only.
 class SymbolMap {
 public:
   /// Parses \p Text; \p Source names the map in error messages, which read

@@ -82,6 +82,14 @@ if sanitizers:
                                           ':die_after_fork=0:suppressions=' +
                                           os.path.join(config.test_source_root,
                                                        'tsan-suppressions.txt'))
+# Ruby (Debian's `ruby`), which reads a .rb's definition lines for
+# `spinel-prof run` and `spinel-prof symbols`; README's command 1 installs
+# it. Tests that need it say `REQUIRES: ruby`.
+if shutil.which('ruby'):
+    config.available_features.add('ruby')
+else:
+    lit_config.note('no ruby on PATH; .rb location tests skipped')
+
 # A real Spinel, when one is installed: SPINEL_HOME is its directory (the one
 # holding the `spinel` script). Tests that need it say `REQUIRES: spinel` and
 # are reported as UNSUPPORTED (skipped) without it.

@@ -18,10 +18,12 @@ define void @sp_make_tree() !dbg !10 {
   ret void
 }
 
-; The same shape of name from the runtime header keeps its C name.
+; The same shape of name from the runtime header is a runtime helper: kind
+; runtime, shown as the Ruby core method (plugin/RuntimeNames.tsv), C name kept.
+; CHECK: @[[SUBRB:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [10 x i8] c"String#[]\00"
 ; CHECK: @[[SUB:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [17 x i8] c"sp_str_sub_range\00"
 ; CHECK: @[[HDR:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [17 x i8] c"lib/sp_runtime.h\00"
-; CHECK: @__spinelprof_desc.sp_str_sub_range = private constant { i32, i32, i32, i32, ptr, ptr, ptr } { i32 1, i32 2, i32 340, i32 0, ptr @[[SUB]], ptr @[[SUB]], ptr @[[HDR]] }
+; CHECK: @__spinelprof_desc.sp_str_sub_range = private constant { i32, i32, i32, i32, ptr, ptr, ptr } { i32 1, i32 2, i32 340, i32 0, ptr @[[SUBRB]], ptr @[[SUB]], ptr @[[HDR]] }
 define internal void @sp_str_sub_range() !dbg !11 {
   ret void
 }

@@ -24,10 +24,10 @@
 // Sorted by stack text.
 // CHECK: {{^}}<main>;Object#buffers;alloc [calloc] objects=100 bytes=10000{{$}}
 // CHECK-NEXT: {{^}}<main>;Object#buffers;alloc [malloc] objects=100 bytes=6400{{$}}
-// CHECK-NEXT: {{^}}<main>;Object#fill;sp_PolyArray_new;alloc PolyArray objects=1 bytes=24{{$}}
-// CHECK-NEXT: {{^}}<main>;Object#fill;sp_PolyArray_push;alloc [realloc] objects=3 bytes=896{{$}}
+// CHECK-NEXT: {{^}}<main>;Object#fill;Array#push;alloc [realloc] objects=3 bytes=896{{$}}
+// CHECK-NEXT: {{^}}<main>;Object#fill;Array.new;alloc Array objects=1 bytes=24{{$}}
+// CHECK-NEXT: {{^}}<main>;Object#greet;String#+;alloc String objects=300 bytes=6000{{$}}
 // CHECK-NEXT: {{^}}<main>;Object#greet;alloc String objects=300 bytes=3000{{$}}
-// CHECK-NEXT: {{^}}<main>;Object#greet;sp_str_concat;alloc String objects=300 bytes=6000{{$}}
 // CHECK-NEXT: {{^}}<main>;Object#make_bazs;Baz.new;alloc Baz objects=200 bytes=1600{{$}}
 // CHECK-NEXT: {{^}}<main>;Object#make_pairs;alloc Pair objects=400 bytes=6400{{$}}
 // CHECK-NEXT: {{^}}<main>;Object#run;Object#make_foos;Foo.new;alloc Foo objects=1500 bytes=24000{{$}}

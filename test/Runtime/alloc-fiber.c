@@ -8,9 +8,9 @@
 // RUN: %python %inputs/alloc_stacks.py %t.alloc.sprof | FileCheck %s
 //
 // OUT: sum 427
-// CHECK: {{^}}<main>;Object#make_foos;Foo.new;alloc Foo objects=7 bytes=112{{$}}
-// CHECK-NEXT: {{^}}<main>;sp_Fiber_new;alloc Fiber objects=1 bytes={{[0-9]+$}}
-// CHECK-NEXT: {{^}}<main>;sp_Fiber_resume;[fiber];sp_fiber_trampoline;fiber in <main>;Object#make_foos;Foo.new;alloc Foo objects=300 bytes=4800{{$}}
+// CHECK: {{^}}<main>;Fiber#resume;[fiber];sp_fiber_trampoline;fiber in <main>;Object#make_foos;Foo.new;alloc Foo objects=300 bytes=4800{{$}}
+// CHECK-NEXT: {{^}}<main>;Fiber.new;alloc Fiber objects=1 bytes={{[0-9]+$}}
+// CHECK-NEXT: {{^}}<main>;Object#make_foos;Foo.new;alloc Foo objects=7 bytes=112{{$}}
 // CHECK-NEXT: total objects=308
 #include "sp_bench_rt.h"
 

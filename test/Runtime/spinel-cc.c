@@ -15,9 +15,9 @@
 // STACKS: <main> -> Counter.new, Counter#tally, Object#checked_sqrt
 // STACKS: Counter.new -> sp_gc_alloc, Counter#initialize
 // STACKS: Counter#tally -> Counter#bump!, Object#checked_sqrt
-// STACKS: Object#checked_sqrt -> Object#root_of, sp_exc_is_a, sp_raise
-// STACKS: Object#root_of -> sp_raise_cls, sqrt
-// STACKS: sp_raise_cls -> sp_str_alloc, sp_raise
+// STACKS: Object#checked_sqrt -> Object#root_of, sp_exc_is_a, Kernel#raise
+// STACKS: Object#root_of -> Kernel#raise, sqrt
+// STACKS: Kernel#raise -> sp_str_alloc, Kernel#raise
 // STACKS: sp_str_alloc -> sp_str_alloc_raw
 // STACKS: sp_str_alloc_raw -> sp_gc_collect, sp_gc_xmalloc
 // STACKS: sp_gc_* -> sp_gc_*, sp_str_sweep

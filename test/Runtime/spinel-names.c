@@ -16,12 +16,12 @@
 // RUN: %python %inputs/spinel/sprof_frames.py %t.sprof | FileCheck %s --check-prefix=SPROF
 //
 // CHECK-DAG: {{^}}<main>;Outer::Mid::Inner.build;Outer::Mid::Inner.new;Outer::Mid::Inner#initialize;Outer::Mid::Inner#name=;Outer::Mid::Inner#normalize!;Outer::Mid::Inner#valid?;Geo::Vec#+;Geo::Vec#-;Geo::Vec#*;Geo::Vec#/;Geo::Vec#==;Geo::Vec#!=;Geo::Vec#<=>;Geo::Vec#<;Geo::Vec#<=;Geo::Vec#>;Geo::Vec#>=;Geo::Vec#<<;Geo::Vec#>>;Geo::Vec#[];Geo::Vec#[]=;Geo::Vec#to_s;Object#spin_wheel {{[0-9]+$}}
-// CHECK-DAG: {{^}}<main>;Object#join_all;sp_str_concat{{(;[a-z_]+)*(;\[native\] [^ ]+)?}} {{[0-9]+$}}
+// CHECK-DAG: {{^}}<main>;Object#join_all;String#+{{(;[a-z_]+)*(;\[native\] [^ ]+)?}} {{[0-9]+$}}
 // OUT: spun: 100000000
 // OUT-NEXT: joined: 65536
 //
 // SPROF-DAG: frame <main> | main | user | {{.*}}spinel-names.c | {{[0-9]+}}
-// SPROF-DAG: frame sp_str_concat | sp_str_concat | runtime | {{.*}}sp_runtime.h | {{[1-9][0-9]*}}
+// SPROF-DAG: frame String#+ | sp_str_concat | runtime | {{.*}}sp_runtime.h | {{[1-9][0-9]*}}
 #include "sp_runtime.h"
 
 typedef struct sp_Geo_Vec {

@@ -25,7 +25,7 @@
 // STACKS-ROOT: <main>
 // STACKS: <main> -> Object#run, Object#settle
 // STACKS: Object#run -> Object#rescuer
-// STACKS: Object#rescuer -> Object#d01, Object#crunch, sp_exc_is_a, sp_raise
+// STACKS: Object#rescuer -> Object#d01, Object#crunch, sp_exc_is_a, Kernel#raise
 // STACKS: Object#d01 -> Object#d02
 // STACKS: Object#d02 -> Object#d03
 // STACKS: Object#d03 -> Object#d04
@@ -45,8 +45,8 @@
 // STACKS: Object#d17 -> Object#d18
 // STACKS: Object#d18 -> Object#d19
 // STACKS: Object#d19 -> Object#d20
-// STACKS: Object#d20 -> Object#burn, sp_raise_cls
-// STACKS: sp_raise_cls -> sp_str_alloc, sp_raise
+// STACKS: Object#d20 -> Object#burn, Kernel#raise
+// STACKS: Kernel#raise -> sp_str_alloc, Kernel#raise
 // STACKS: sp_str_alloc -> sp_str_alloc_raw
 // STACKS: sp_str_alloc_raw -> sp_gc_collect, sp_gc_xmalloc
 // STACKS: Object#settle -> Object#crunch

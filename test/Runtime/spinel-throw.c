@@ -38,14 +38,14 @@
 // STACKS: Object#t10 -> Object#t11
 // STACKS: Object#t11 -> Object#t12
 // STACKS: Object#t06 -> Object#guarded
-// STACKS: Object#guarded -> Object#t07, sp_exc_is_a, sp_raise
-// STACKS: Object#t12 -> Object#probe, sp_throw
+// STACKS: Object#guarded -> Object#t07, sp_exc_is_a, Kernel#raise
+// STACKS: Object#t12 -> Object#probe, Kernel#throw
 // STACKS: Object#settle -> Object#crunch
 // STACKS-SAMPLES: >= 60
 // STACKS-LEAF: Object#probe >= 8%
 // STACKS-PATH: <main>;Object#run;Object#catcher;Object#crunch >= 8%
 // STACKS-PATH: <main>;Object#settle;Object#crunch >= 8%
-// STACKS-NEVER: sp_raise
+// STACKS-NEVER: Kernel#raise
 //
 // CHECK-DAG: {{^}}<main>;Object#run;Object#catcher;Object#t01;Object#t02;Object#t03;Object#t04;Object#t05;Object#t06;Object#guarded;Object#t07;Object#t08;Object#t09;Object#t10;Object#t11;Object#t12;Object#probe {{[0-9]+$}}
 // CHECK-DAG: {{^}}<main>;Object#run;Object#catcher;Object#crunch {{[0-9]+$}}

@@ -25,6 +25,10 @@ int runReportCommand(const std::vector<std::string> &Args);
 /// Spinel, 125 when the build fails.
 int runRunCommand(const std::vector<std::string> &Args);
 
+/// `spinel-prof symbols`: the .rb locations of app.rb's C functions as a
+/// symbol map (Ruby's parser, through RubySymbols).
+int runSymbolsCommand(const std::vector<std::string> &Args);
+
 /// `spinel-prof flamegraph`, `convert`, `diff`, `merge` (issue 5).
 int runFlamegraphCommand(const std::vector<std::string> &Args);
 int runConvertCommand(const std::vector<std::string> &Args);

@@ -31,6 +31,7 @@ commands:
   diff     compare two profiles: a differential flamegraph page, or --text
   merge    sum profiles (fork children, several runs) into one
   run      build app.rb with Spinel, run it profiled, and report, in one step
+  symbols  write app.rb's definition lines as a symbol map (for `cc --symbols`)
   help     show the help of a command: spinel-prof help COMMAND
 
 options:
@@ -162,15 +163,35 @@ directory), else `spinel` on PATH. Spinel's output is shown when the build
 fails; when it succeeds, only Spinel's warnings (its lines containing
 "warning:", not the C compiler's about the generated C).
 
+Frames carry APP.rb's lines: run reads APP.rb with Ruby's parser (as
+`spinel-prof symbols` does) and passes the map to the compiler, merged
+with --symbols FILE (whose entries win). Without Ruby, or when Ruby's
+parser rejects APP.rb, one line says so and the build goes on without.
+
 options (before APP.rb):
   --spinel PATH     the Spinel to build with
-  --symbols FILE    a Spinel symbol map, passed on as `spinel-prof cc --symbols`
+  --symbols FILE    a Spinel symbol map; its entries win over APP.rb's lines
   --build-dir DIR   build BIN in DIR and keep it (default: a temporary
                     directory, removed at the end)
   -h, --help        show this help
 
 Exit status: the program's; 127 when no Spinel is found; 125 when Spinel
 fails to build APP.rb; 2 for bad usage.
+)";
+
+constexpr const char SymbolsHelpText[] = R"(usage: spinel-prof symbols APP.rb [-o OUT] [--symbols FILE]
+
+Reads APP.rb with Ruby's parser (`ruby` on PATH, or $SPINEL_PROF_RUBY)
+and writes OUT (default APP.symbols.json in the current directory): a
+symbol map giving each C function Spinel generates for APP.rb (methods,
+singleton methods, attribute accessors, procs, lambdas, fiber bodies,
+main) its file and line in APP.rb. Names stay those of the naming rules.
+Pass it on with `spinel-prof cc --symbols OUT`; `spinel-prof run` does
+this by itself. With --symbols FILE, FILE's entries come first and win;
+one without a file or line gets APP.rb's.
+
+Exit status: 0 written; 1 when APP.rb cannot be read or Ruby's parser
+rejects it, Ruby is not found, or FILE cannot be read; 2 for bad usage.
 )";
 
 std::string toolHelp() { return ToolHelpText; }
@@ -182,6 +203,8 @@ std::string commandHelp(std::string_view Command) {
     return ReportHelpText;
   if (Command == "run")
     return RunHelpText;
+  if (Command == "symbols")
+    return SymbolsHelpText;
   if (std::string Help = outputCommandHelp(Command); !Help.empty())
     return Help;
   if (Command == "help")

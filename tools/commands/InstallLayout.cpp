@@ -26,6 +26,10 @@ InstallLayout locateInstallLayout() {
   Layout.LibraryDir = Lib.string();
   Layout.PluginPath = (Lib / "SpinelProf.so").string();
   Layout.RuntimePath = (Lib / "libspinelprof_rt.a").string();
+  Layout.RubySymbolsScript =
+      (Exe.parent_path() / ".." / "share" / "spinelprof" / "spinel-prof-symbols.rb")
+          .lexically_normal()
+          .string();
   return Layout;
 }
 

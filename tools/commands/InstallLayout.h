@@ -1,8 +1,9 @@
 //===- InstallLayout.h - Where spinel-prof finds its plugin and runtime -*- C++ -*-===//
 //
 // The build tree and an install prefix share one relative layout:
-// <prefix>/bin/spinel-prof, <prefix>/lib/SpinelProf.so and
-// <prefix>/lib/libspinelprof_rt.a. Finding the files next to the running
+// <prefix>/bin/spinel-prof, <prefix>/lib/SpinelProf.so,
+// <prefix>/lib/libspinelprof_rt.a and
+// <prefix>/share/spinelprof/spinel-prof-symbols.rb. Finding the files next to the running
 // executable makes both work without settings.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,7 @@ struct InstallLayout {
   std::string LibraryDir;     ///< <dir of executable>/../lib, normalized.
   std::string PluginPath;     ///< LibraryDir/SpinelProf.so
   std::string RuntimePath;    ///< LibraryDir/libspinelprof_rt.a
+  std::string RubySymbolsScript; ///< <prefix>/share/spinelprof/spinel-prof-symbols.rb
 };
 
 /// Locates the layout of the running executable. Throws InputError if the

@@ -7,7 +7,8 @@
 // Exit status: the program's own (128+N when signal N killed it: one line
 // names the signal, and the profile a crash leaves is reported as usual);
 // 127 when no Spinel is found; 125 when Spinel fails to build the program;
-// 2 for bad usage. What goes wrong after the program ran (an unreadable
+// 2 for bad usage. Frames carry APP.rb's lines through a symbol map that
+// Ruby's parser writes (RubySymbols). What goes wrong after the program ran (an unreadable
 // profile, no flamegraph) is a warning and never changes the program's
 // status. Spinel's own warnings are shown even when the build succeeds (a
 // warning such as "cannot resolve call to 'bar' on int (emitting 0)" means
@@ -19,6 +20,7 @@
 #include "KindSplit.h"
 #include "ProfileInput.h"
 #include "Report.h"
+#include "RubySymbols.h"
 #include "ShellQuote.h"
 #include "SpinelLocator.h"
 #include "ToolError.h"
@@ -276,13 +278,25 @@ std::string spinelWarnings(const std::string &Output) {
   return Warnings;
 }
 
+/// The symbol map for the compiler: APP.rb's lines merged with the user's
+/// map, written beside \p Binary; the user's map alone (or none) when Ruby
+/// cannot read APP.rb, which one line says.
+std::optional<std::string> symbolMapFor(const RunOptions &O, const std::string &Binary) {
+  std::string Map = Binary + ".symbols.json";
+  RubySymbolsResult Result = writeRubySymbolMap(O.App, O.Symbols, Map);
+  if (Result.Written)
+    return Map;
+  warn(Result.Problem + "; frames keep the generated C's locations");
+  return O.Symbols;
+}
+
 /// Builds the program; returns 0 or the exit status for `run`.
 int buildProgram(const RunOptions &O, const std::string &Spinel, const std::string &Binary) {
   InstallLayout Layout = locateInstallLayout();
   std::string Cc = Layout.ExecutablePath + " cc";
-  if (O.Symbols) {
+  if (std::optional<std::string> Symbols = symbolMapFor(O, Binary)) {
     std::error_code EC;
-    Cc += " --symbols " + std::filesystem::absolute(*O.Symbols, EC).string();
+    Cc += " --symbols " + std::filesystem::absolute(*Symbols, EC).string();
   }
   // Spinel's own output (progress, errors) is shown only when it fails.
   std::string LogPath = Binary + ".build-log";

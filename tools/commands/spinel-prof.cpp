@@ -26,6 +26,8 @@ int runCommand(const std::string &Name, const std::vector<std::string> &Args) {
     return runReportCommand(Args);
   if (Name == "run")
     return runRunCommand(Args);
+  if (Name == "symbols")
+    return runSymbolsCommand(Args);
   if (Name == "flamegraph")
     return runFlamegraphCommand(Args);
   if (Name == "convert")

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 namespace spinelprof {
 
@@ -22,9 +23,32 @@ FrameKind effectiveKind(const Frame &F) {
   return FrameKind::User;
 }
 
+bool isAllocatorFrame(const Frame &F) {
+  if (effectiveKind(F) != FrameKind::Runtime)
+    return false;
+  std::string_view Name = F.CName.empty() ? F.Name : F.CName;
+  if (Name == "sp_str_alloc" || Name == "sp_str_alloc_raw" || Name == "sp_lam_alloc")
+    return true;
+  // sp_<Elem>Array_new, sp_<Key><Value>Hash_new, sp_String_new.
+  if (Name.rfind("sp_", 0) != 0 || Name.size() < 8 ||
+      Name.compare(Name.size() - 4, 4, "_new") != 0)
+    return false;
+  std::string_view Type = Name.substr(3, Name.size() - 7);
+  auto EndsWith = [Type](std::string_view Suffix) {
+    return Type.size() >= Suffix.size() &&
+           Type.compare(Type.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+  };
+  return Type == "String" || EndsWith("Array") || EndsWith("Hash");
+}
+
+/// A frame that makes its sample GC: the collector's, or an allocator's.
+static bool isGCOrAllocatorFrame(const Frame &F) {
+  return effectiveKind(F) == FrameKind::GC || isAllocatorFrame(F);
+}
+
 SampleClass classifySample(const Profile &P, const Sample &S) {
   for (uint32_t F : S.Stack)
-    if (effectiveKind(P.Frames[F]) == FrameKind::GC)
+    if (isGCOrAllocatorFrame(P.Frames[F]))
       return SampleClass::GC;
   if (S.Stack.empty())
     return SampleClass::Synthetic;
@@ -50,7 +74,7 @@ bool isRubyFrame(const Frame &F) {
 std::vector<uint32_t> rubyPathIntoGC(const Profile &P, const Sample &S) {
   std::vector<uint32_t> Path;
   for (uint32_t F : S.Stack) {
-    if (effectiveKind(P.Frames[F]) == FrameKind::GC)
+    if (isGCOrAllocatorFrame(P.Frames[F]))
       break;
     if (isRubyFrame(P.Frames[F]))
       Path.push_back(F);
@@ -58,7 +82,8 @@ std::vector<uint32_t> rubyPathIntoGC(const Profile &P, const Sample &S) {
   return Path;
 }
 
-/// True when every GC frame of the stack is an allocation function.
+/// True when every GC frame of the stack is an allocation function (an
+/// allocator helper of the runtime is one).
 bool isAllocationOnly(const Profile &P, const Sample &S) {
   for (uint32_t F : S.Stack) {
     const Frame &Fr = P.Frames[F];
@@ -155,11 +180,12 @@ std::string renderKindSplit(const Profile &P, size_t MaxEntries) {
     const char *Meaning;
   };
   const Line Lines[] = {
-      {"GC", C.GC, "a GC frame on the stack (collection, sweeping, allocation)"},
+      {"GC", C.GC, "a GC or allocator frame on the stack (collection, sweeping, allocation)"},
       {"  collect", C.GC - C.GCAllocationOnly, "marking, sweeping, scanning (under sp_gc_collect)"},
-      {"  alloc", C.GCAllocationOnly, "allocating without collecting (sp_gc_alloc)"},
-      {"runtime", C.Runtime, "leaf in the runtime or native code, no GC frame"},
-      {"Ruby", C.Ruby, "leaf in a Ruby method or block, no GC frame"},
+      {"  alloc", C.GCAllocationOnly,
+       "allocating without collecting (sp_gc_alloc, sp_str_alloc, Array/Hash/String.new)"},
+      {"runtime", C.Runtime, "leaf in the runtime or native code, no GC or allocator frame"},
+      {"Ruby", C.Ruby, "leaf in a Ruby method or block, no GC or allocator frame"},
       {"other", C.Synthetic, "leaf [truncated] or [unknown]"},
   };
   size_t CountWidth = fmt::format("{}", C.Total).size();

@@ -24,9 +24,15 @@ namespace spinelprof {
 /// GC, "[truncated]"/"[unknown]" are synthetic, anything else user.
 FrameKind effectiveKind(const Frame &F);
 
+/// True for a runtime frame that allocates a string, array or hash:
+/// sp_str_alloc, sp_str_alloc_raw, sp_lam_alloc, sp_<T>Array_new,
+/// sp_<T>Hash_new, sp_String_new (by C name). A sample with one on its
+/// stack counts as GC allocation in the split, with the malloc under it.
+bool isAllocatorFrame(const Frame &F);
+
 /// How one sample counts in the split.
 enum class SampleClass {
-  GC,        ///< Some GC frame is on the stack (collection, marking,
+  GC,        ///< Some GC or allocator frame is on the stack (collection, marking,
              ///< sweeping, finalizers run by the collector, allocation).
   Runtime,   ///< No GC frame; the leaf is a runtime helper or native code.
   Ruby,      ///< No GC frame; the leaf is a Ruby method or block (or the

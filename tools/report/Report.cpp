@@ -276,6 +276,22 @@ std::string renderAllocTypes(const Profile &P) {
   return Out;
 }
 
+/// When some Ruby frames (user or block) are located in a .rb file: how
+/// many others are not (a symbol map had no entry for them), or "".
+static std::string rbLocationNote(const Profile &P) {
+  size_t InRb = 0, Elsewhere = 0;
+  for (const Frame &F : P.Frames) {
+    if (F.Kind != FrameKind::User && F.Kind != FrameKind::Block)
+      continue;
+    bool Rb = F.File.size() > 3 && F.File.compare(F.File.size() - 3, 3, ".rb") == 0;
+    ++(Rb ? InRb : Elsewhere);
+  }
+  if (InRb == 0 || Elsewhere == 0)
+    return {};
+  return fmt::format("({} of {} Ruby frames have no .rb location and keep the C file's)\n",
+                     Elsewhere, InRb + Elsewhere);
+}
+
 std::string renderReport(const Profile &P, const ReportOptions &Options) {
   std::string Out;
   renderHeader(P, Out);
@@ -346,7 +362,7 @@ std::string renderReport(const Profile &P, const ReportOptions &Options) {
   }
   if (Shown < Costs.size())
     Out += fmt::format("\n({} of {} frames shown; --top 0 shows all)\n", Shown, Costs.size());
-  return Out;
+  return Out + rbLocationNote(P);
 }
 
 } // namespace spinelprof
