@@ -1,7 +1,7 @@
 //===- AbiLayout.h - The IR layout of abi.h's structs ---------------------===//
 //
 // The field lists from which the plugin builds the IR types of the frame
-// descriptor (SpinelProfPass) and the shadow stack (LowerFrameMarkers),
+// descriptor (InsertFrameMarkers) and the shadow stack (LowerFrameMarkers),
 // checked against include/spinelprof/abi.h at build time: a change on
 // either side fails the plugin's build.
 //

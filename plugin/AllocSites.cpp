@@ -28,11 +28,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstddef>
-#include <cstdlib>
 
 using namespace llvm;
 using namespace spinelprof;
@@ -40,7 +38,7 @@ using namespace spinelprof;
 // Mirrored from include/spinelprof/abi.h.
 static const char CountdownSymbol[] = SPINELPROF_ALLOC_COUNTDOWN_SYMBOL;
 static const char SampleSymbol[] = SPINELPROF_ALLOC_SAMPLE_SYMBOL;
-// The descriptor as {i32 x 4, ptr x 3}; SpinelProfPass.cpp checks every
+// The descriptor as {i32 x 4, ptr x 3}; InsertFrameMarkers.cpp checks every
 // offset, this the two facts the layout below relies on.
 static_assert(offsetof(spinelprof_frame_descriptor, name) ==
               4 * sizeof(uint32_t));
@@ -49,11 +47,6 @@ static_assert(sizeof(spinelprof_frame_descriptor) ==
 
 /// Metadata on a marked call, so a second run leaves it alone.
 static const char MarkedKind[] = "spinelprof.alloc";
-
-static cl::opt<std::string> ClAllocSites(
-    "spinelprof-alloc-sites",
-    cl::desc("0: do not mark allocation sites for allocation profiling "
-             "(default 1); also SPINEL_PROFILE_ALLOC_SITES"));
 
 namespace {
 
@@ -98,15 +91,6 @@ Allocator allocatorKind(const Function &F) {
     if (Arg >= F.arg_size() || !F.getArg(Arg)->getType()->isIntegerTy())
       return Allocator::None;
   return A;
-}
-
-bool wantsAllocSites() {
-  const char *Value = nullptr;
-  if (ClAllocSites.getNumOccurrences())
-    Value = ClAllocSites.c_str();
-  else
-    Value = std::getenv("SPINEL_PROFILE_ALLOC_SITES");
-  return !Value || StringRef(Value) != "0";
 }
 
 /// Marks one module's allocation sites.
@@ -291,7 +275,7 @@ std::string spinelprof::scanCallbackClass(StringRef CName) {
 }
 
 PreservedAnalyses AllocSitesPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!wantsAllocSites())
+  if (!MarkAllocSites)
     return PreservedAnalyses::all();
   return AllocSiteMarker(M).run() ? PreservedAnalyses::none()
                                   : PreservedAnalyses::all();

@@ -22,12 +22,19 @@ namespace spinelprof {
 /// inside the GC are not marked, so only the outermost allocation counts
 /// (sp_gc_alloc's own calloc is not counted again). Runs before inlining,
 /// so a call site still belongs to the function written around it.
-/// `-spinelprof-alloc-sites=0` or SPINEL_PROFILE_ALLOC_SITES=0 at compile
-/// time turns it off. Idempotent.
+/// Idempotent.
 class AllocSitesPass : public llvm::PassInfoMixin<AllocSitesPass> {
 public:
+  /// False marks nothing: PluginOptions::MarkAllocSites
+  /// (`-spinelprof-alloc-sites=0`, SPINEL_PROFILE_ALLOC_SITES=0).
+  explicit AllocSitesPass(bool MarkAllocSites)
+      : MarkAllocSites(MarkAllocSites) {}
+
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  bool MarkAllocSites;
 };
 
 /// The Ruby class a Spinel constructor allocates (`sp_Geo_Vec_new` ->

@@ -88,8 +88,9 @@ std::string BlockCreators::creatorName(const Function &Creator,
     if (!Nested.empty())
       return Nested;
   }
-  return identifyFrame(CName, getDefinitionSite(Creator).IsProgramOwn)
-      .DisplayName;
+  bool IsProgramOwn =
+      getDefinitionSite(Creator, CompilingRuntimeLibrary).IsProgramOwn;
+  return identifyFrame(CName, IsProgramOwn).DisplayName;
 }
 
 std::string BlockCreators::nameBlock(const Function &Block, unsigned Depth) {

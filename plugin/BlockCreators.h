@@ -29,8 +29,10 @@ class SymbolMap;
 /// the pass over a module.
 class BlockCreators {
 public:
-  /// \p Symbols, when given, names creators it lists (as the pass does).
-  explicit BlockCreators(const SymbolMap *Symbols) : Symbols(Symbols) {}
+  /// \p Symbols, when given, names creators it lists (as the pass does);
+  /// \p CompilingRuntimeLibrary as for getDefinitionSite.
+  BlockCreators(const SymbolMap *Symbols, bool CompilingRuntimeLibrary)
+      : Symbols(Symbols), CompilingRuntimeLibrary(CompilingRuntimeLibrary) {}
 
   /// The functions that use \p Block's address as a value (not as a call's
   /// callee), in module order, without \p Block itself.
@@ -51,6 +53,7 @@ private:
   std::string nameBlock(const llvm::Function &Block, unsigned Depth);
 
   const SymbolMap *Symbols;
+  bool CompilingRuntimeLibrary;
   llvm::DenseMap<const llvm::Function *, std::string> Cache;
 };
 

@@ -1,7 +1,7 @@
 //===- FrameMarkers.h - Push and pop as calls until the pipeline's end ----===//
 //
-// The instrumentation (SpinelProfPass) emits a frame's push, pop and re-push
-// as calls of three functions that are declared, never defined:
+// The instrumentation (InsertFrameMarkersPass) emits a frame's push, pop and
+// re-push as calls of three functions that are declared, never defined:
 //
 //   %d = call i32 @__spinelprof_marker_push(ptr @desc)   ; the entry depth
 //        call void @__spinelprof_marker_pop(i32 %d)

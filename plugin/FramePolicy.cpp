@@ -21,28 +21,12 @@
 
 #include "SpinelNames.h"
 
-#include "llvm/ADT/Twine.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/Support/CommandLine.h"
-
-#include <cstdlib>
 
 using namespace llvm;
-
-static cl::opt<unsigned> ClLeafMaxSize(
-    "spinelprof-leaf-max-size", cl::init(spinelprof::DefaultLeafMaxSize),
-    cl::desc("Under the default frame policy, the IR instructions up to which "
-             "a leaf of the program's own (with the inline helpers it calls) "
-             "is named by the program counter instead of pushed; 0 turns "
-             "PC-named leaves off; also SPINEL_PROFILE_LEAF_MAX_SIZE"));
-
-static cl::opt<unsigned> ClHelperMinSize(
-    "spinelprof-helper-min-size", cl::init(spinelprof::DefaultHelperMinSize),
-    cl::desc("Under the default frame policy, the IR instructions a runtime "
-             "helper from a header needs to keep its frame"));
 
 namespace spinelprof {
 
@@ -88,11 +72,14 @@ BodyShape measure(const Function &F) {
 /// function that is not `inline` is still sure to be inlined at -O2.
 constexpr unsigned TinyCalleeSize = 8;
 
+} // namespace
+
 /// Adds \p F's size, and that of the inline leaves it calls, to \p Size;
-/// false as soon as it calls anything else or the total exceeds \p MaxSize.
-/// \p Depth bounds the walk (and breaks cycles of inline functions).
-bool addLeafSize(const Function &F, unsigned MaxSize, unsigned Depth,
-                 unsigned &Size) {
+/// false as soon as it calls anything else or the total exceeds
+/// LeafMaxSize. \p Depth bounds the walk (and breaks cycles of inline
+/// functions).
+bool FramePolicy::addLeafSize(const Function &F, unsigned Depth,
+                              unsigned &Size) const {
   // A loop is where a function's time goes, and a push is paid once for
   // all its iterations: a leaf with one keeps its frame.
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
@@ -103,7 +90,7 @@ bool addLeafSize(const Function &F, unsigned MaxSize, unsigned Depth,
     for (const Instruction &I : BB) {
       if (isa<DbgInfoIntrinsic>(I))
         continue;
-      if (++Size > MaxSize)
+      if (++Size > LeafMaxSize)
         return false;
       const auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
@@ -124,22 +111,20 @@ bool addLeafSize(const Function &F, unsigned MaxSize, unsigned Depth,
           !(Callee->hasLocalLinkage() &&
             Callee->getInstructionCount() <= TinyCalleeSize))
         return false;
-      if (!getDefinitionSite(*Callee).IsProgramOwn &&
-          keepsFrame(classifyFrame(*Callee, ClHelperMinSize)))
+      if (!getDefinitionSite(*Callee, CompilingRuntimeLibrary).IsProgramOwn &&
+          keepsFrame(classify(*Callee)))
         return false;
-      if (!addLeafSize(*Callee, MaxSize, Depth - 1, Size))
+      if (!addLeafSize(*Callee, Depth - 1, Size))
         return false;
     }
   return true;
 }
 
-} // namespace
-
-bool isSmallLeaf(const Function &F, unsigned MaxSize) {
-  if (MaxSize == 0 || F.getName() == "main")
+bool FramePolicy::isSmallLeaf(const Function &F) const {
+  if (LeafMaxSize == 0 || F.getName() == "main")
     return false;
   unsigned Size = 0;
-  return addLeafSize(F, MaxSize, /*Depth=*/3, Size);
+  return addLeafSize(F, /*Depth=*/3, Size);
 }
 
 bool isInstrumentable(const Function &F) {
@@ -153,8 +138,8 @@ bool isInstrumentable(const Function &F) {
   return !F.hasFnAttribute(InstrumentedAttr) && !F.hasFnAttribute(PcNamedAttr);
 }
 
-FrameReason classifyFrame(const Function &F, unsigned HelperMinSize) {
-  if (getDefinitionSite(F).IsProgramOwn)
+FrameReason FramePolicy::classify(const Function &F) const {
+  if (getDefinitionSite(F, CompilingRuntimeLibrary).IsProgramOwn)
     return F.hasFnAttribute(Attribute::InlineHint) ? FrameReason::TrivialMethod
                                                    : FrameReason::ProgramOwn;
   BodyShape Shape = measure(F);
@@ -171,11 +156,6 @@ FrameReason classifyFrame(const Function &F, unsigned HelperMinSize) {
   if (Shape.CallsSomething && !F.hasFnAttribute(Attribute::InlineHint))
     return FrameReason::CallingHelper;
   return FrameReason::SmallHelper;
-}
-
-bool instrumentsAfterOptimization() {
-  const char *Stage = std::getenv("SPINEL_PROFILE_STAGE");
-  return Stage && StringRef(Stage) == "late";
 }
 
 bool keepsFrame(FrameReason Reason) {
@@ -203,15 +183,15 @@ Expected<FramePolicy> FramePolicy::create(const FramePolicyOptions &Options) {
     return Exclude.takeError();
   Policy.Include = std::move(*Include);
   Policy.Exclude = std::move(*Exclude);
-  Policy.LeafMaxSize = ClLeafMaxSize;
-  if (const char *Env = std::getenv("SPINEL_PROFILE_LEAF_MAX_SIZE");
-      Env && !ClLeafMaxSize.getNumOccurrences())
-    if (StringRef(Env).getAsInteger(10, Policy.LeafMaxSize))
-      return createStringError(
-          inconvertibleErrorCode(),
-          Twine("spinelprof: invalid leaf size '") + Env +
-              "' in SPINEL_PROFILE_LEAF_MAX_SIZE: expected a number of IR "
-              "instructions (0: no PC-named leaves)");
+  if (StringRef(Options.LeafMaxSize.Value)
+          .getAsInteger(10, Policy.LeafMaxSize))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "spinelprof: invalid leaf size '" + Options.LeafMaxSize.Value +
+            "' in " + Options.LeafMaxSize.Origin +
+            ": expected a number of IR instructions (0: no PC-named leaves)");
+  Policy.HelperMinSize = Options.HelperMinSize;
+  Policy.CompilingRuntimeLibrary = Options.CompilingRuntimeLibrary;
   StringRef Frames = Options.Frames.Value;
   if (Frames == "all")
     Policy.AllFrames = true;
@@ -236,10 +216,10 @@ FrameChoice FramePolicy::choose(const Function &F) const {
     return Include->match(Name) ? FrameChoice::Push : FrameChoice::None;
   if (AllFrames)
     return FrameChoice::Push;
-  FrameReason Reason = classifyFrame(F, ClHelperMinSize);
+  FrameReason Reason = classify(F);
   if ((Reason == FrameReason::ProgramOwn ||
        Reason == FrameReason::TrivialMethod) &&
-      isSmallLeaf(F, LeafMaxSize))
+      isSmallLeaf(F))
     return FrameChoice::PcNamed;
   if (Lean && Reason == FrameReason::TrivialMethod)
     return FrameChoice::None;

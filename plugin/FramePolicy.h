@@ -11,6 +11,8 @@
 #ifndef SPINELPROF_PLUGIN_FRAMEPOLICY_H
 #define SPINELPROF_PLUGIN_FRAMEPOLICY_H
 
+#include "PluginOptions.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Regex.h"
@@ -31,21 +33,6 @@ inline constexpr const char InstrumentedAttr[] = "spinelprof-instrumented";
 /// The string function attribute that marks a PC-named leaf: it has its
 /// descriptor (flag SPINELPROF_FLAG_PC_NAMED) but no push or pop.
 inline constexpr const char PcNamedAttr[] = "spinelprof-pc-named";
-
-/// An option's value and where it came from, for error messages.
-struct OptionValue {
-  std::string Value;
-  /// "-spinelprof-include", "SPINEL_PROFILE_INCLUDE", ...
-  std::string Origin;
-};
-
-/// The policy's options; empty values are not applied.
-struct FramePolicyOptions {
-  OptionValue Include;
-  OptionValue Exclude;
-  /// "default" (or empty), "lean" or "all".
-  OptionValue Frames;
-};
 
 /// True when \p F can carry a frame at all: it has a body here (not a
 /// declaration or available_externally), is not naked, is not spinelprof's
@@ -72,11 +59,6 @@ enum class FrameReason {
 /// three times its optimized size).
 inline constexpr unsigned DefaultHelperMinSize = 100;
 
-/// The default policy's verdict on \p F, which must be instrumentable.
-/// \p HelperMinSize overrides DefaultHelperMinSize (tests, experiments).
-FrameReason classifyFrame(const llvm::Function &F,
-                          unsigned HelperMinSize = DefaultHelperMinSize);
-
 /// True for the reasons that keep a frame.
 bool keepsFrame(FrameReason Reason);
 
@@ -85,18 +67,6 @@ bool keepsFrame(FrameReason Reason);
 /// the inline helpers it calls, is PC-named by default instead of pushed.
 inline constexpr unsigned DefaultLeafMaxSize = 64;
 
-/// True when \p F, one of the program's own functions, is a small leaf for
-/// the default policy: it has no loop and calls nothing but intrinsics and
-/// functions that get no push of their own, are such leaves themselves and
-/// are sure to be inlined at -O2 (`inline`, or local with at most 8 IR
-/// instructions): runtime helpers such as sp_str_getbyte and Spinel's
-/// sp_gc_cleanup, the program's one-line accessors; and with those callees
-/// it has at most \p MaxSize IR instructions. Such a
-/// function is on top of the stack exactly when the program counter is in
-/// it (or, inlined, in its caller's code).
-bool isSmallLeaf(const llvm::Function &F,
-                 unsigned MaxSize = DefaultLeafMaxSize);
-
 /// What the policy does with a function.
 enum class FrameChoice {
   None,    ///< no frame: its time is its caller's self time
@@ -104,12 +74,6 @@ enum class FrameChoice {
   PcNamed, ///< no push or pop, a descriptor flagged SPINELPROF_FLAG_PC_NAMED:
            ///< the runtime names samples whose PC is in it
 };
-
-/// True when SPINEL_PROFILE_STAGE=late asks for instrumentation at the end
-/// of the optimization pipeline (after inlining: only the functions that
-/// survive as functions get a frame) instead of at its start. An experiment
-/// measured in docs/performance.md, not a supported mode.
-bool instrumentsAfterOptimization();
 
 /// Decides which instrumentable functions get a frame.
 ///
@@ -132,8 +96,8 @@ bool instrumentsAfterOptimization();
 /// include and over Frames.
 class FramePolicy {
 public:
-  /// Compiles the patterns; a bad pattern or Frames value is an error naming
-  /// its option.
+  /// Compiles the patterns; a bad pattern, Frames value or leaf size is an
+  /// error naming its option.
   static llvm::Expected<FramePolicy> create(const FramePolicyOptions &Options);
 
   /// What \p F gets: None unless it is instrumentable and the options
@@ -141,11 +105,31 @@ public:
   FrameChoice choose(const llvm::Function &F) const;
 
 private:
+  /// The default policy's verdict on \p F, which must be instrumentable.
+  FrameReason classify(const llvm::Function &F) const;
+
+  /// True when \p F, one of the program's own functions, is a small leaf
+  /// for the default policy: it has no loop and calls nothing but
+  /// intrinsics and functions that get no push of their own, are such
+  /// leaves themselves and are sure to be inlined at -O2 (`inline`, or
+  /// local with at most 8 IR instructions): runtime helpers such as
+  /// sp_str_getbyte and Spinel's sp_gc_cleanup, the program's one-line
+  /// accessors; and with those callees it has at most LeafMaxSize IR
+  /// instructions. Such a function is on top of the stack exactly when the
+  /// program counter is in it (or, inlined, in its caller's code).
+  bool isSmallLeaf(const llvm::Function &F) const;
+
+  /// isSmallLeaf's walk over \p F and the callees it inlines.
+  bool addLeafSize(const llvm::Function &F, unsigned Depth,
+                   unsigned &Size) const;
+
   std::unique_ptr<llvm::Regex> Include;
   std::unique_ptr<llvm::Regex> Exclude;
   bool AllFrames = false;
   bool Lean = false;
   unsigned LeafMaxSize = DefaultLeafMaxSize;
+  unsigned HelperMinSize = DefaultHelperMinSize;
+  bool CompilingRuntimeLibrary = false;
 };
 
 } // namespace spinelprof

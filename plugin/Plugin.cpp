@@ -13,9 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllocSites.h"
-#include "FramePolicy.h"
+#include "InsertFrameMarkers.h"
 #include "LowerFrameMarkers.h"
-#include "SpinelProfPass.h"
+#include "PluginOptions.h"
+#include "SelfTailCallPop.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -26,54 +27,65 @@
 #endif
 
 using namespace llvm;
+using namespace spinelprof;
 
 #ifndef SPINELPROF_VERSION
 #define SPINELPROF_VERSION "0"
 #endif
 
+// Each callback reads the options (PluginOptions.h) when it builds its part
+// of a pipeline: after opt or clang has parsed the command line.
+
+/// `-passes=spinelprof-alloc|spinelprof-markers|spinelprof-lower-markers|
+/// spinelprof` (opt, tests).
+static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "spinelprof-alloc") {
+    MPM.addPass(AllocSitesPass(readPluginOptions().MarkAllocSites));
+    return true;
+  }
+  if (Name == "spinelprof-markers") {
+    MPM.addPass(InsertFrameMarkersPass(readPluginOptions()));
+    return true;
+  }
+  if (Name == "spinelprof-lower-markers") {
+    MPM.addPass(LowerFrameMarkersPass());
+    return true;
+  }
+  if (Name != "spinelprof")
+    return false;
+  MPM.addPass(InsertFrameMarkersPass(readPluginOptions()));
+  MPM.addPass(LowerFrameMarkersPass());
+  return true;
+}
+
 static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "spinelprof-alloc") {
-          MPM.addPass(spinelprof::AllocSitesPass());
-          return true;
-        }
-        if (Name == "spinelprof-markers") {
-          MPM.addPass(spinelprof::SpinelProfPass());
-          return true;
-        }
-        if (Name == "spinelprof-lower-markers") {
-          MPM.addPass(spinelprof::LowerFrameMarkersPass());
-          return true;
-        }
-        if (Name != "spinelprof")
-          return false;
-        MPM.addPass(spinelprof::SpinelProfPass());
-        MPM.addPass(spinelprof::LowerFrameMarkersPass());
-        return true;
+        return parseModulePipelineName(Name, MPM);
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name != "spinelprof-self-tail")
           return false;
-        FPM.addPass(spinelprof::SelfTailCallPopPass());
+        FPM.addPass(SelfTailCallPopPass());
         return true;
       });
   // Before tail-recursion elimination (docs/performance.md, "tail calls").
   PB.registerPeepholeEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel) {
-        if (!spinelprof::instrumentsAfterOptimization())
-          FPM.addPass(spinelprof::SelfTailCallPopPass());
+        if (!readPluginOptions().InstrumentAfterOptimization)
+          FPM.addPass(SelfTailCallPopPass());
       });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        PluginOptions Options = readPluginOptions();
         // Before inlining, wherever frames go: an allocator inlined into
         // its caller would expose its own calloc as a second allocation.
-        MPM.addPass(spinelprof::AllocSitesPass());
-        if (!spinelprof::instrumentsAfterOptimization())
-          MPM.addPass(spinelprof::SpinelProfPass());
+        MPM.addPass(AllocSitesPass(Options.MarkAllocSites));
+        if (!Options.InstrumentAfterOptimization)
+          MPM.addPass(InsertFrameMarkersPass(Options));
       });
   // The markers become shadow-stack code after the last optimization; the
   // after-inlining experiment (docs/performance.md) instruments first.
@@ -83,9 +95,10 @@ static void registerCallbacks(PassBuilder &PB) {
          , ThinOrFullLTOPhase
 #endif
       ) {
-        if (spinelprof::instrumentsAfterOptimization())
-          MPM.addPass(spinelprof::SpinelProfPass());
-        MPM.addPass(spinelprof::LowerFrameMarkersPass());
+        PluginOptions Options = readPluginOptions();
+        if (Options.InstrumentAfterOptimization)
+          MPM.addPass(InsertFrameMarkersPass(Options));
+        MPM.addPass(LowerFrameMarkersPass());
       });
 }
 

@@ -13,7 +13,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Path.h"
 
-#include <cstdlib>
 
 using namespace llvm;
 
@@ -84,24 +83,16 @@ std::string fullPath(const DIFile &File) {
   return std::string(Path);
 }
 
-/// SPINEL_PROFILE_RUNTIME=1 (any value but "" and "0") at compile time
-/// says the code being compiled is Spinel's runtime library (libspinel_rt.a
-/// built with `spinel-prof cc`), not a program: nothing in it is a Ruby
-/// method, whichever file defines it.
-bool compilingRuntimeLibrary() {
-  const char *Value = std::getenv("SPINEL_PROFILE_RUNTIME");
-  return Value && *Value && StringRef(Value) != "0";
-}
-
 bool isAllDigits(StringRef S) {
   return !S.empty() && S.find_first_not_of("0123456789") == StringRef::npos;
 }
 
 } // namespace
 
-DefinitionSite getDefinitionSite(const Function &F) {
+DefinitionSite getDefinitionSite(const Function &F,
+                                 bool CompilingRuntimeLibrary) {
   DefinitionSite Site = getSourceDefinitionSite(F);
-  if (compilingRuntimeLibrary())
+  if (CompilingRuntimeLibrary)
     Site.IsProgramOwn = false;
   return Site;
 }

@@ -40,10 +40,12 @@ struct FrameIdentity {
   spinelprof_frame_kind Kind = SPINELPROF_KIND_USER;
 };
 
-/// Reads \p F's definition site from its DISubprogram. When the
-/// environment has SPINEL_PROFILE_RUNTIME=1 (compiling Spinel's runtime
-/// library with the plugin) no function is the program's own.
-DefinitionSite getDefinitionSite(const llvm::Function &F);
+/// Reads \p F's definition site from its DISubprogram. With
+/// \p CompilingRuntimeLibrary (SPINEL_PROFILE_RUNTIME, PluginOptions.h:
+/// compiling Spinel's runtime library with the plugin) no function is the
+/// program's own.
+DefinitionSite getDefinitionSite(const llvm::Function &F,
+                                 bool CompilingRuntimeLibrary);
 
 /// The definition site from debug info alone, whatever the environment.
 DefinitionSite getSourceDefinitionSite(const llvm::Function &F);

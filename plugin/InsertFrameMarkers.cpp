@@ -1,4 +1,4 @@
-//===- SpinelProfPass.cpp - Shadow-stack instrumentation for Spinel C -----===//
+//===- InsertFrameMarkers.cpp - Frame markers for the selected functions -===//
 //
 // For each function the frame policy selects, frame markers (FrameMarkers.h):
 //
@@ -16,11 +16,11 @@
 // frames that a longjmp skipped at the next return.
 //
 // SelfTailCallPopPass, later in the pipeline, moves the pop before a self
-// tail call (see SpinelProfPass.h).
+// tail call (see SelfTailCallPop.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "SpinelProfPass.h"
+#include "InsertFrameMarkers.h"
 
 #include "AbiLayout.h"
 #include "BlockCreators.h"
@@ -35,18 +35,14 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/Dominators.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cstddef>
-#include <cstdlib>
 #include <optional>
 
 using namespace llvm;
@@ -57,58 +53,7 @@ using namespace spinelprof::abi_layout;
 static const char DescriptorSection[] = SPINELPROF_DESCRIPTOR_SECTION;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
 
-//===----------------------------------------------------------------------===//
-// Options
-//===----------------------------------------------------------------------===//
-
-static cl::opt<std::string> ClInclude(
-    "spinelprof-include",
-    cl::desc("Give frames only to functions whose C name matches this POSIX "
-             "extended regular expression (whole name); also "
-             "SPINEL_PROFILE_INCLUDE"));
-static cl::opt<std::string> ClExclude(
-    "spinelprof-exclude",
-    cl::desc("Give no frame to functions whose C name matches this POSIX "
-             "extended regular expression (whole name); wins over include; "
-             "also SPINEL_PROFILE_EXCLUDE"));
-static cl::opt<std::string> ClFrames(
-    "spinelprof-frames",
-    cl::desc("Which functions get a frame: 'default' (the program's own "
-             "functions, GC entry points, large runtime helpers), 'lean' "
-             "(also not the program's inline functions) or 'all'; also "
-             "SPINEL_PROFILE_FRAMES"));
-static cl::opt<std::string> ClSymbols(
-    "spinelprof-symbols",
-    cl::desc("Spinel symbol map (JSON, C symbol to Ruby name) whose names win "
-             "over the naming rules; also SPINEL_PROFILE_SYMBOLS"));
-
 namespace {
-
-/// Everything the pass is told, from the command line or the environment.
-struct SpinelProfOptions {
-  FramePolicyOptions Policy;
-  OptionValue Symbols; // The map's path.
-};
-
-/// The option's value when given on the command line, else the environment
-/// variable's, else empty.
-OptionValue pickOption(const cl::opt<std::string> &Cl, const char *EnvName) {
-  if (Cl.getNumOccurrences())
-    return {Cl.getValue(), ("-" + Cl.ArgStr).str()};
-  if (const char *Env = std::getenv(EnvName))
-    return {Env, EnvName};
-  return {};
-}
-
-/// Merges command-line options and environment; -mllvm options win.
-SpinelProfOptions readOptions() {
-  SpinelProfOptions Options;
-  Options.Policy.Include = pickOption(ClInclude, "SPINEL_PROFILE_INCLUDE");
-  Options.Policy.Exclude = pickOption(ClExclude, "SPINEL_PROFILE_EXCLUDE");
-  Options.Policy.Frames = pickOption(ClFrames, "SPINEL_PROFILE_FRAMES");
-  Options.Symbols = pickOption(ClSymbols, "SPINEL_PROFILE_SYMBOLS");
-  return Options;
-}
 
 /// True for a call that can return twice: returns_twice on the call or the
 /// callee, or a callee known by name (a hand-written declaration may lack
@@ -135,7 +80,8 @@ bool isReturnsTwiceCall(const CallBase &Call) {
 class ShadowStackInstrumenter {
 public:
   ShadowStackInstrumenter(Module &M, const FramePolicy &Policy,
-                          const SymbolMap *Symbols);
+                          const SymbolMap *Symbols,
+                          bool CompilingRuntimeLibrary);
 
   /// Returns true when the module changed.
   bool run();
@@ -150,6 +96,7 @@ private:
   LLVMContext &Ctx;
   const FramePolicy &Policy;
   const SymbolMap *Symbols;
+  bool CompilingRuntimeLibrary;
   BlockCreators Blocks;
 
   Type *Int32Ty;
@@ -163,11 +110,12 @@ private:
   SmallVector<GlobalValue *, 32> Descriptors;
 };
 
-ShadowStackInstrumenter::ShadowStackInstrumenter(Module &M,
-                                                 const FramePolicy &Policy,
-                                                 const SymbolMap *Symbols)
+ShadowStackInstrumenter::ShadowStackInstrumenter(
+    Module &M, const FramePolicy &Policy, const SymbolMap *Symbols,
+    bool CompilingRuntimeLibrary)
     : M(M), Ctx(M.getContext()), Policy(Policy), Symbols(Symbols),
-      Blocks(Symbols), Strings(M) {
+      CompilingRuntimeLibrary(CompilingRuntimeLibrary),
+      Blocks(Symbols, CompilingRuntimeLibrary), Strings(M) {
   Int32Ty = Type::getInt32Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
   // Literal (unnamed) struct types are uniqued by shape, so a second run,
@@ -218,7 +166,7 @@ Constant *ShadowStackInstrumenter::getString(StringRef S) { return Strings.get(S
 GlobalVariable *ShadowStackInstrumenter::createDescriptor(Function &F,
                                                           uint32_t Flags) {
   StringRef CName = F.getName();
-  DefinitionSite Site = getDefinitionSite(F);
+  DefinitionSite Site = getDefinitionSite(F, CompilingRuntimeLibrary);
   FrameIdentity Frame = identifyFrame(CName, Site.IsProgramOwn);
   // A proc, lambda or fiber body is named after the method that creates it.
   if (Frame.Kind == SPINELPROF_KIND_BLOCK)
@@ -311,10 +259,9 @@ void ShadowStackInstrumenter::instrument(Function &F) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses InsertFrameMarkersPass::run(Module &M,
+                                              ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
-  SpinelProfOptions Options = readOptions();
-
   Expected<FramePolicy> Policy = FramePolicy::create(Options.Policy);
   if (!Policy) {
     Ctx.emitError(toString(Policy.takeError()));
@@ -332,113 +279,10 @@ PreservedAnalyses SpinelProfPass::run(Module &M, ModuleAnalysisManager &) {
     Symbols = std::move(*Map);
   }
 
-  bool Changed =
-      ShadowStackInstrumenter(M, *Policy, Symbols ? &*Symbols : nullptr).run();
+  bool Changed = ShadowStackInstrumenter(M, *Policy,
+                                         Symbols ? &*Symbols : nullptr,
+                                         Options.Policy.CompilingRuntimeLibrary)
+                     .run();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
-//===----------------------------------------------------------------------===//
-// Pop before self tail calls
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// True for a pop marker (this function's or an inlined frame's).
-bool isPop(const Instruction &I) {
-  const auto *Call = dyn_cast<CallBase>(&I);
-  return Call && frameMarkerOf(*Call) == FrameMarker::Pop;
-}
-
-/// Scans [\p It, terminator) for what may follow a tail call: pops, and
-/// instructions that neither touch memory nor have side effects. Appends
-/// the pops to \p Pops; false on anything else.
-bool scanTail(BasicBlock::iterator It, BasicBlock *BB,
-              SmallVectorImpl<CallBase *> &Pops) {
-  for (; &*It != BB->getTerminator(); ++It) {
-    Instruction &I = *It;
-    if (isPop(I)) {
-      Pops.push_back(cast<CallBase>(&I));
-      continue;
-    }
-    if (isa<DbgInfoIntrinsic>(I))
-      continue;
-    if (I.mayReadOrWriteMemory() || I.mayHaveSideEffects())
-      return false;
-  }
-  return true;
-}
-
-/// Moves the pop before \p Call when the call is a self tail call in the
-/// sense of SelfTailCallPopPass; returns true when it did.
-bool popBeforeSelfTailCall(CallInst &Call, DominatorTree &DT) {
-  BasicBlock *BB = Call.getParent();
-  SmallVector<CallBase *, 2> Pops;
-  if (!scanTail(std::next(Call.getIterator()), BB, Pops))
-    return false;
-  Instruction *Term = BB->getTerminator();
-  BasicBlock *RetBlock = nullptr;
-  if (!isa<ReturnInst>(Term)) {
-    auto *Br = dyn_cast<BranchInst>(Term);
-    if (!Br || Br->isConditional())
-      return false;
-    RetBlock = Br->getSuccessor(0);
-    if (RetBlock == BB || !isa<ReturnInst>(RetBlock->getTerminator()))
-      return false;
-    if (!scanTail(RetBlock->getFirstNonPHIIt(), RetBlock, Pops))
-      return false;
-  }
-  if (Pops.empty())
-    return false;
-  // Only this function's pop: the depth its push returned, restored.
-  // (The push and pop of a function inlined after the call restore another
-  // depth; that call is not a tail call.)
-  Value *Depth = Pops.front()->getArgOperand(0);
-  auto *Push = dyn_cast<CallBase>(Depth);
-  if (!Push || frameMarkerOf(*Push) != FrameMarker::Push ||
-      Push->getParent() == RetBlock || !DT.dominates(Push, &Call))
-    return false;
-  for (CallBase *Pop : Pops)
-    if (Pop->getArgOperand(0) != Depth)
-      return false;
-  CallBase *Model = Pops.front();
-
-  Model->clone()->insertBefore(Call.getIterator());
-  if (RetBlock)
-    // This path gets its own copy of the return block, pop included.
-    FoldReturnIntoUncondBranch(cast<ReturnInst>(RetBlock->getTerminator()),
-                               RetBlock, BB);
-  // The callee restores the depth it found, the one just stored: the pops
-  // after the call are redundant, and would keep it from being a tail call.
-  SmallVector<Instruction *, 4> Dead;
-  for (Instruction &I : make_range(std::next(Call.getIterator()), BB->end()))
-    if (isPop(I))
-      Dead.push_back(&I);
-  for (Instruction *I : Dead)
-    I->eraseFromParent();
-  return true;
-}
-
-} // namespace
-
-PreservedAnalyses SelfTailCallPopPass::run(Function &F,
-                                           FunctionAnalysisManager &) {
-  if (!F.hasFnAttribute(InstrumentedAttr))
-    return PreservedAnalyses::all();
-  SmallVector<CallInst *, 4> SelfCalls;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Call->getCalledOperand() == &F && !Call->isMustTailCall())
-          SelfCalls.push_back(Call);
-  if (SelfCalls.empty())
-    return PreservedAnalyses::all();
-  bool Changed = false;
-  DominatorTree DT(F);
-  for (CallInst *Call : SelfCalls)
-    if (popBeforeSelfTailCall(*Call, DT)) {
-      Changed = true;
-      // Folding a return block into its predecessor changed the CFG.
-      DT.recalculate(F);
-    }
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
-}
