@@ -163,110 +163,143 @@ static ProfileRun runOf(const ProfileMetadata &M) {
   return R;
 }
 
-Profile mergeProfiles(const std::vector<Profile> &Profiles) {
-  Profile Out;
-  if (Profiles.empty())
-    return Out;
-  using FrameKey = std::tuple<std::string, std::string, int, std::string, uint32_t>;
-  std::map<FrameKey, uint32_t> FrameIndex;
-  std::set<std::pair<uint32_t, int64_t>> ThreadsSeen;
-  ProfileMetadata &M = Out.Metadata;  M.Command = Profiles.front().Metadata.Command;
-  M.Pid = Profiles.front().Metadata.Pid;
-  M.StartTime = Profiles.front().Metadata.StartTime;
-  M.StartTimeNs = Profiles.front().Metadata.StartTimeNs;
-  M.Mode = Profiles.front().Metadata.Mode;
-  M.Timer = Profiles.front().Metadata.Timer;
-  M.RequestedHz = Profiles.front().Metadata.RequestedHz;
-  M.AllocRate = Profiles.front().Metadata.AllocRate;
+namespace {
+
+/// What the profiles being merged share, taken from the first; a profile
+/// of another kind is an error.
+void startMerge(const std::vector<Profile> &Profiles, Profile &Out) {
+  const Profile &First = Profiles.front();
+  ProfileMetadata &M = Out.Metadata;
+  M.Command = First.Metadata.Command;
+  M.Pid = First.Metadata.Pid;
+  M.StartTime = First.Metadata.StartTime;
+  M.StartTimeNs = First.Metadata.StartTimeNs;
+  M.Mode = First.Metadata.Mode;
+  M.Timer = First.Metadata.Timer;
+  M.RequestedHz = First.Metadata.RequestedHz;
+  M.AllocRate = First.Metadata.AllocRate;
   Out.SelfDescribing = true;
-  Out.Kind = Profiles.front().Kind;
+  Out.Kind = First.Kind;
   for (const Profile &P : Profiles)
     if (P.Kind != Out.Kind)
       throw InputError(fmt::format(
           "{}: cannot merge an allocation profile with a CPU profile ({})",
-          P.SourcePath, Profiles.front().SourcePath));
-  std::string Sources;
-  auto Sum = [](std::optional<uint64_t> &Into, const std::optional<uint64_t> &From,
-                bool First) {
-    if (First)
-      Into = From;
-    else if (Into && From)
-      *Into += *From;
-    else
-      Into.reset();
-  };
-  for (size_t N = 0; N < Profiles.size(); ++N) {
-    const Profile &P = Profiles[N];
-    bool First = N == 0;
-    Out.SelfDescribing &= P.SelfDescribing;
-    Sources += (First ? "" : "+") + P.SourcePath;
-    Sum(M.CpuTimeNs, P.Metadata.CpuTimeNs, First);
-    Sum(M.Dropped, P.Metadata.Dropped, First);
-    Sum(M.Truncated, P.Metadata.Truncated, First);
-    if (P.Metadata.DurationNs)
-      M.DurationNs = std::max(M.DurationNs.value_or(0), *P.Metadata.DurationNs);
-    if (M.Mode != P.Metadata.Mode)
-      M.Mode.reset();
-    if (M.Timer != P.Metadata.Timer)
-      M.Timer.reset();
-    if (M.RequestedHz != P.Metadata.RequestedHz)
-      M.RequestedHz.reset();
-    if (M.AllocRate != P.Metadata.AllocRate)
-      M.AllocRate.reset();
-    // Each run keeps its own threads: the runs of P (a merged profile),
-    // else P itself as one run, after those already merged.
-    uint32_t FirstRun = static_cast<uint32_t>(Out.Runs.size());
-    if (P.Runs.empty())
-      Out.Runs.push_back(runOf(P.Metadata));
-    else
-      Out.Runs.insert(Out.Runs.end(), P.Runs.begin(), P.Runs.end());
-    for (ThreadInfo T : P.Threads) {
-      T.Run += FirstRun;
-      if (ThreadsSeen.insert({T.Run, T.Tid}).second)
-        Out.Threads.push_back(std::move(T));
-    }
-    std::vector<uint32_t> Map(P.Frames.size());
-    for (size_t I = 0; I < P.Frames.size(); ++I) {
-      const Frame &F = P.Frames[I];
-      FrameKey Key{F.Name, F.CName, static_cast<int>(F.Kind), F.File, F.Line};
-      auto [It, Inserted] =
-          FrameIndex.try_emplace(Key, static_cast<uint32_t>(Out.Frames.size()));
-      if (Inserted)
-        Out.Frames.push_back(F);
-      Map[I] = It->second;
-    }
-    for (const Sample &S : P.Samples) {
-      Sample C = S;
-      C.Run += FirstRun;
-      for (uint32_t &F : C.Stack)
-        F = Map[F];
-      Out.Samples.push_back(std::move(C));
-    }
+          P.SourcePath, First.SourcePath));
+}
+
+/// Into += From, or From for the first profile; unknown once either is.
+void addKnown(std::optional<uint64_t> &Into, const std::optional<uint64_t> &From,
+              bool First) {
+  if (First)
+    Into = From;
+  else if (Into && From)
+    *Into += *From;
+  else
+    Into.reset();
+}
+
+/// P's metadata into the merged one: totals add up, the duration is the
+/// longest, a setting the profiles disagree on becomes unknown.
+void mergeMetadata(ProfileMetadata &M, const ProfileMetadata &From, bool First) {
+  addKnown(M.CpuTimeNs, From.CpuTimeNs, First);
+  addKnown(M.Dropped, From.Dropped, First);
+  addKnown(M.Truncated, From.Truncated, First);
+  if (From.DurationNs)
+    M.DurationNs = std::max(M.DurationNs.value_or(0), *From.DurationNs);
+  if (M.Mode != From.Mode)
+    M.Mode.reset();
+  if (M.Timer != From.Timer)
+    M.Timer.reset();
+  if (M.RequestedHz != From.RequestedHz)
+    M.RequestedHz.reset();
+  if (M.AllocRate != From.AllocRate)
+    M.AllocRate.reset();
+}
+
+/// Frames merged by what they are, threads by (run, thread id).
+struct MergeIndex {
+  using FrameKey = std::tuple<std::string, std::string, int, std::string, uint32_t>;
+  std::map<FrameKey, uint32_t> Frames;
+  std::set<std::pair<uint32_t, int64_t>> Threads;
+};
+
+/// P's runs, threads, frames and samples appended to Out. Each run keeps
+/// its own threads: the runs of P (a merged profile), else P itself as one
+/// run, after those already merged.
+void appendProfile(const Profile &P, MergeIndex &Index, Profile &Out) {
+  uint32_t FirstRun = static_cast<uint32_t>(Out.Runs.size());
+  if (P.Runs.empty())
+    Out.Runs.push_back(runOf(P.Metadata));
+  else
+    Out.Runs.insert(Out.Runs.end(), P.Runs.begin(), P.Runs.end());
+  for (ThreadInfo T : P.Threads) {
+    T.Run += FirstRun;
+    if (Index.Threads.insert({T.Run, T.Tid}).second)
+      Out.Threads.push_back(std::move(T));
   }
-  // One run, or runs nothing is known about (plain folded files): no runs.
+  std::vector<uint32_t> Map(P.Frames.size());
+  for (size_t I = 0; I < P.Frames.size(); ++I) {
+    const Frame &F = P.Frames[I];
+    MergeIndex::FrameKey Key{F.Name, F.CName, static_cast<int>(F.Kind), F.File, F.Line};
+    auto [It, Inserted] =
+        Index.Frames.try_emplace(Key, static_cast<uint32_t>(Out.Frames.size()));
+    if (Inserted)
+      Out.Frames.push_back(F);
+    Map[I] = It->second;
+  }
+  for (const Sample &S : P.Samples) {
+    Sample C = S;
+    C.Run += FirstRun;
+    for (uint32_t &F : C.Stack)
+      F = Map[F];
+    Out.Samples.push_back(std::move(C));
+  }
+}
+
+/// One run, or runs nothing is known about (plain folded files): no runs,
+/// and threads by thread id alone.
+void dropUnknownRuns(Profile &Out) {
   bool AnyRunKnown = false;
   for (const ProfileRun &R : Out.Runs)
     AnyRunKnown |= !R.Command.empty() || R.Pid || R.StartTimeNs || R.DurationNs;
-  if (Out.Runs.size() < 2 || !AnyRunKnown) {
-    Out.Runs.clear();
-    for (Sample &S : Out.Samples)
-      S.Run = 0;
-    std::vector<ThreadInfo> Threads;
-    std::set<int64_t> Tids;
-    for (ThreadInfo &T : Out.Threads)
-      if (Tids.insert(T.Tid).second) {
-        T.Run = 0;
-        Threads.push_back(std::move(T));
-      }
-    Out.Threads = std::move(Threads);
+  if (Out.Runs.size() >= 2 && AnyRunKnown)
+    return;
+  Out.Runs.clear();
+  for (Sample &S : Out.Samples)
+    S.Run = 0;
+  std::vector<ThreadInfo> Threads;
+  std::set<int64_t> Tids;
+  for (ThreadInfo &T : Out.Threads)
+    if (Tids.insert(T.Tid).second) {
+      T.Run = 0;
+      Threads.push_back(std::move(T));
+    }
+  Out.Threads = std::move(Threads);
+}
+
+} // namespace
+
+Profile mergeProfiles(const std::vector<Profile> &Profiles) {
+  Profile Out;
+  if (Profiles.empty())
+    return Out;
+  startMerge(Profiles, Out);
+  MergeIndex Index;
+  std::string Sources;
+  for (size_t N = 0; N < Profiles.size(); ++N) {
+    const Profile &P = Profiles[N];
+    Out.SelfDescribing &= P.SelfDescribing;
+    Sources += (N == 0 ? "" : "+") + P.SourcePath;
+    mergeMetadata(Out.Metadata, P.Metadata, N == 0);
+    appendProfile(P, Index, Out);
   }
+  dropUnknownRuns(Out);
   Out.SourcePath = Sources;
   Out = normalizeProfile(Out);
-  M.SampleCount = Out.Kind == ProfileKind::Alloc ? Out.totalObjects()
-                                                  : Out.totalCount();
+  ProfileMetadata &M = Out.Metadata;
+  M.SampleCount = Out.Kind == ProfileKind::Alloc ? Out.totalObjects() : Out.totalCount();
   if (Out.Kind == ProfileKind::Cpu && M.CpuTimeNs && *M.CpuTimeNs)
     M.AchievedHz = static_cast<double>(*M.SampleCount) / (*M.CpuTimeNs / 1e9);
-  Out.Metadata = M;
   return Out;
 }
 
