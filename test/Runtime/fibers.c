@@ -23,7 +23,7 @@
 // over the resume that switched, and ping and pong never in one stack.
 // STACKS-ROOT: <main>
 // STACKS-ROOT: [unknown]
-// STACKS: <main> -> *resume*, *main_work
+// STACKS: <main> -> *resume*, *main_work, Fiber.new
 // STACKS: *resume_deep -> *resume*
 // STACKS: *main_work -> burn
 // STACKS: *Fiber*resume -> [fiber]

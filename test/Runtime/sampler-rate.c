@@ -6,11 +6,13 @@
 // (each off the CPU about half the time), and for a program that keeps
 // one thread (argument 0: main burns). Samples per CPU-second of each
 // thread, checked with a margin for a loaded machine (-15 %); each
-// thread's samples match its CPU time. At 5 kHz the summary line may read
-// down to 4,000, and four threads get -25 %: the handler's own ~10 us per
-// sample is CPU time of the thread (5 % at 5 kHz), and an instant whose
-// signal waits for the thread to be scheduled again is not a CPU sample. (A timer bound to the kernel's
-// tick gives at most 250 Hz: 5 % of 5 kHz.)
+// thread's samples match its CPU time. At 5 kHz the bound is -20 % (the
+// summary line may read down to 4,000), and four threads get -25 %: the
+// handler's own ~10 us per sample, more under ASan, is CPU time of the
+// thread (5 % and more at 5 kHz), instants that fall while it runs are
+// not the program's, and an instant whose signal waits for the thread to
+// be scheduled again is not a CPU sample. (A timer bound to the kernel's
+// tick gives at most 250 Hz: 5 % of 5 kHz, far below any of these.)
 //
 // UNSUPPORTED: tsan
 // (Measures the achieved rate: TSan holds signals back to its next
@@ -22,14 +24,14 @@
 // RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 2> %t/err1
 // RUN: %python %inputs/check_rate.py %t/a.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=5000 %t/app 1 2> %t/err2
-// RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 | FileCheck %s
+// RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 0.8 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/c.folded SPINEL_PROFILE_HZ=5000 %t/app 4 2> %t/err3
 // RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 0.75 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err2
 // RUN: env SPINEL_PROFILE=%t/d.folded SPINEL_PROFILE_HZ=1000 %t/app 0 2> %t/err4
 // RUN: %python %inputs/check_rate.py %t/d.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/e.folded SPINEL_PROFILE_HZ=5000 %t/app 0 2> %t/err5
-// RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 | FileCheck %s
+// RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 0.8 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err5
 //
 // CHECK: rate ok
