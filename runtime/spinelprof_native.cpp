@@ -12,7 +12,9 @@
 // synthetic descriptor "[native] NAME", kind runtime, file = the object's
 // basename. A PC inside an object's executable segment but in no symbol
 // (stripped libraries: glibc's memcpy variants are not in .dynsym) gets the
-// object's own "[native] libc.so.6" descriptor rather than a wrong guess.
+// object's own "[native] libc.so.6" name rather than a wrong guess, with a
+// descriptor per address that keeps the object and the address for the tool
+// to name from the object's debug file (spinelprof_native_addresses.h).
 //
 // Everything lives in anonymous mappings made read-only once built, and is
 // published with one release store; the lookup is a binary search, so it is
@@ -20,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_native.h"
+#include "spinelprof_native_addresses.h"
 
 #include <algorithm>
 
@@ -51,6 +54,7 @@ struct NativeTable {
   const NativeRange *Functions; // sorted by Start, disjoint starts
   size_t FunctionCount;
   const NativeRange *Segments; // executable segments, unsorted, few
+  const NativeObject *SegmentObjects; // the object of each segment
   size_t SegmentCount;
 };
 
@@ -115,6 +119,10 @@ struct PendingRange {
   uint8_t Global; // STB_GLOBAL or STB_WEAK: preferred among aliases
   /// With Name -1: the PC-named descriptor, or null for a pushed frame.
   const spinelprof_frame_descriptor *Own;
+  /// Segments only: the object's path and build-id in the pool, its bias.
+  long Path;
+  long BuildId;
+  uintptr_t Bias;
 };
 
 struct Builder {
@@ -192,6 +200,41 @@ const char *pathBaseName(const char *Path) {
   return Slash ? Slash + 1 : Path;
 }
 
+/// The object's NT_GNU_BUILD_ID in lower-case hex, read from its PT_NOTE
+/// segments in memory, appended to the pool; the offset of "" when it has
+/// none. Start-up only.
+long appendBuildId(Buffer &Pool, const struct dl_phdr_info *Info) {
+  for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_NOTE)
+      continue;
+    const char *Note = reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
+    size_t At = 0;
+    while (At + sizeof(ElfW(Nhdr)) <= P.p_memsz) {
+      ElfW(Nhdr) H;
+      memcpy(&H, Note + At, sizeof(H));
+      size_t NameAt = At + sizeof(H);
+      size_t DescAt = NameAt + ((H.n_namesz + 3) & ~size_t(3));
+      size_t Next = DescAt + ((H.n_descsz + 3) & ~size_t(3));
+      if (Next > P.p_memsz)
+        break;
+      if (H.n_type == NT_GNU_BUILD_ID && H.n_namesz == 4 &&
+          memcmp(Note + NameAt, "GNU", 4) == 0 && H.n_descsz <= 64) {
+        static const char Hex[] = "0123456789abcdef";
+        char Text[129];
+        const auto *Bytes = reinterpret_cast<const uint8_t *>(Note + DescAt);
+        for (size_t K = 0; K < H.n_descsz; ++K) {
+          Text[2 * K] = Hex[Bytes[K] >> 4];
+          Text[2 * K + 1] = Hex[Bytes[K] & 15];
+        }
+        return Pool.appendString(Text, 2 * H.n_descsz);
+      }
+      At = Next;
+    }
+  }
+  return Pool.appendString("", 0);
+}
+
 /// Adds the function symbols of one ELF image (a whole file, or the vDSO in
 /// memory) loaded at Base. Every offset is checked against Size. Returns
 /// true when they came from a .symtab (all functions, static ones too).
@@ -253,6 +296,8 @@ bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
     unsigned Binding = ELF64_ST_BIND(S.st_info);
     R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
     R->Own = nullptr;
+    R->Path = R->BuildId = -1;
+    R->Bias = 0;
     if (const spinelprof_frame_descriptor *D =
             findDescriptor(B, SymbolName, Length)) {
       // A PC-named leaf is one of the executable's own functions: a
@@ -295,13 +340,22 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
   return FromSymtab;
 }
 
+/// An object's strings in the pool: its basename, its path and its
+/// build-id in hex ("" when it has none).
+struct ObjectStrings {
+  long File;
+  long Path;
+  long BuildId;
+};
+
 /// The executable segments of the object Info describes, named
-/// "[native] <Base>": the fallback for code no symbol covers. Sets
-/// ImageLoad to the first loadable segment and ImageEnd past the last.
-/// Returns false when the pool or the segment list is full.
-bool addSegments(Builder &B, const struct dl_phdr_info *Info, long File,
-                 const char *Base, const ElfW(Phdr) *&ImageLoad,
-                 size_t &ImageEnd) {
+/// "[native] <Base>": the fallback for code no symbol covers, each keeping
+/// the object's path, build-id and bias. Sets ImageLoad to the first
+/// loadable segment and ImageEnd past the last. Returns false when the pool
+/// or the segment list is full.
+bool addSegments(Builder &B, const struct dl_phdr_info *Info,
+                 const ObjectStrings &Object, const char *Base,
+                 const ElfW(Phdr) *&ImageLoad, size_t &ImageEnd) {
   ImageLoad = nullptr;
   ImageEnd = 0;
   for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
@@ -319,9 +373,12 @@ bool addSegments(Builder &B, const struct dl_phdr_info *Info, long File,
       return false;
     S->Start = Info->dlpi_addr + P.p_vaddr;
     S->End = S->Start + P.p_memsz;
-    S->File = File;
+    S->File = Object.File;
     S->Global = 1;
     S->Own = nullptr;
+    S->Path = Object.Path;
+    S->BuildId = Object.BuildId;
+    S->Bias = Info->dlpi_addr;
     char Name[300] = "[native] ";
     size_t Length = strlen(Base);
     if (Length > sizeof(Name) - 10)
@@ -384,13 +441,15 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
   B.SeenMain = true;
   const char *Base = IsVdso ? "[vdso]" : pathBaseName(Path);
   long File = B.Pool.appendString(Base, strlen(Base));
-  if (File < 0)
+  ObjectStrings Object = {File, B.Pool.appendString(Path, strlen(Path)),
+                          appendBuildId(B.Pool, Info)};
+  if (File < 0 || Object.Path < 0 || Object.BuildId < 0)
     return 1;
 
   size_t SegmentsBefore = B.Segments.Size;
   const ElfW(Phdr) *ImageLoad;
   size_t ImageEnd;
-  if (!addSegments(B, Info, File, Base, ImageLoad, ImageEnd))
+  if (!addSegments(B, Info, Object, Base, ImageLoad, ImageEnd))
     return 1;
   if (IsVdso) {
     addVdsoSymbols(B, Info, File, ImageLoad, ImageEnd);
@@ -477,6 +536,22 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
   return true;
 }
 
+/// The objects of the segments finish() kept, in the same order (it left
+/// them sorted at the front of Pending). Returns false on a failed
+/// allocation.
+bool segmentObjects(const Buffer &Pending, size_t Count, const char *Pool,
+                    Buffer &Out) {
+  if (Count == 0)
+    return true;
+  const auto *P = reinterpret_cast<const PendingRange *>(Pending.Data);
+  auto *Objects = static_cast<NativeObject *>(Out.grow(Count * sizeof(NativeObject)));
+  if (!Objects)
+    return false;
+  for (size_t I = 0; I < Count; ++I)
+    Objects[I] = {Pool + P[I].Path, Pool + P[I].BuildId, P[I].Bias};
+  return true;
+}
+
 } // namespace
 
 int initNativeFrames() {
@@ -507,12 +582,14 @@ int initNativeFrames() {
 
   dl_iterate_phdr(addObject, &B);
 
-  Buffer Functions, Segments, Frames, SegmentFrames;
+  Buffer Functions, Segments, Frames, SegmentFrames, Objects;
   size_t FunctionCount = 0, SegmentCount = 0;
   bool Ok = !B.Pool.Failed && !B.Functions.Failed && !B.Segments.Failed &&
             finish(B.Functions, B.Pool.Data, Functions, Frames, FunctionCount) &&
             finish(B.Segments, B.Pool.Data, Segments, SegmentFrames,
-                   SegmentCount);
+                   SegmentCount) &&
+            segmentObjects(B.Segments, SegmentCount, B.Pool.Data, Objects) &&
+            initNativeAddresses() == 0;
   B.InstrumentedStorage.release();
   B.Functions.release();
   B.Segments.release();
@@ -522,6 +599,7 @@ int initNativeFrames() {
     Segments.release();
     Frames.release();
     SegmentFrames.release();
+    Objects.release();
     return ENOMEM;
   }
   B.Pool.makeReadOnly();
@@ -529,15 +607,18 @@ int initNativeFrames() {
   Segments.makeReadOnly();
   Frames.makeReadOnly();
   SegmentFrames.makeReadOnly();
+  Objects.makeReadOnly();
   Table.Functions = reinterpret_cast<const NativeRange *>(Functions.Data);
   Table.FunctionCount = FunctionCount;
   Table.Segments = reinterpret_cast<const NativeRange *>(Segments.Data);
+  Table.SegmentObjects = reinterpret_cast<const NativeObject *>(Objects.Data);
   Table.SegmentCount = SegmentCount;
   __atomic_store_n(&Ready, true, __ATOMIC_RELEASE);
   return 0;
 }
 
-// Async-signal-safe: reads only the immutable table published above.
+// Async-signal-safe: reads only the immutable table published above, and
+// for an address no symbol covers, unnamedAddressFrame (async-signal-safe).
 const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc) {
   if (!__atomic_load_n(&Ready, __ATOMIC_ACQUIRE) || Pc == 0)
     return nullptr;
@@ -553,9 +634,11 @@ const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc) {
   }
   if (Low > 0 && Pc < F[Low - 1].End)
     return F[Low - 1].Frame;
+  // No symbol covers Pc: the tool names it from the object's debug file.
   for (size_t I = 0; I < Table.SegmentCount; ++I)
     if (Table.Segments[I].Start <= Pc && Pc < Table.Segments[I].End)
-      return Table.Segments[I].Frame;
+      return unnamedAddressFrame(Pc, Table.Segments[I].Frame,
+                                 &Table.SegmentObjects[I]);
   return nullptr;
 }
 

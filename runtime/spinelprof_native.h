@@ -37,8 +37,11 @@ int initNativeFrames();
 /// The "[native] NAME" descriptor of the non-instrumented function that
 /// contains Pc, the plugin's descriptor when that function is a PC-named
 /// leaf of the executable (SPINELPROF_FLAG_PC_NAMED), or nullptr when Pc is
-/// in instrumented code or unknown.
-/// Async-signal-safe (a binary search over read-only memory); any thread.
+/// in instrumented code or unknown. In an object's code that no symbol
+/// covers: a "[native] OBJECT" descriptor of that address
+/// (unnamedAddressFrame).
+/// Async-signal-safe (a binary search over read-only memory, then a bounded
+/// lock-free probe of preallocated memory); any thread.
 const spinelprof_frame_descriptor *nativeFrameAt(uintptr_t Pc);
 
 } // namespace spinelprof

@@ -9,6 +9,7 @@
 #include "spinelprof_sprof_writer.h"
 
 #include "spinelprof_io.h"
+#include "spinelprof_native_addresses.h"
 #include "spinelprof_signal.h"
 
 #include <string.h>
@@ -21,7 +22,7 @@ namespace {
 #include "spinelprof/sprof_format.inc"
 
 /// Which profiles have a key (sprof_format.inc's Profile column).
-enum class SprofProfile { Any, Cpu, Alloc, Runs };
+enum class SprofProfile { Any, Cpu, Alloc, Runs, Native };
 
 enum class TopField {
 #define SPROF_FIELD(Member, Key, Type, Profile, Tool) Member,
@@ -90,26 +91,30 @@ constexpr RecordLayout OneLine = {"{ ", ", ", " }"};
 } // namespace
 
 /// A profile written by the runtime (one run) has the rows for Any and
-/// for its own kind.
-static bool hasKey(SprofProfile Profile, ProfileType Type) {
+/// for its own kind; a frame has the Native rows when NativeAddress (its
+/// descriptor is one of an address no symbol covered).
+static bool hasKey(SprofProfile Profile, ProfileType Type,
+                   bool NativeAddress = false) {
   switch (Profile) {
   case SprofProfile::Any: return true;
   case SprofProfile::Cpu: return Type == ProfileType::Cpu;
   case SprofProfile::Alloc: return Type == ProfileType::Alloc;
   case SprofProfile::Runs: return false;
+  case SprofProfile::Native: return NativeAddress;
   }
   return false;
 }
 
-/// Writes a record: `"key": value` for each of Rows the profile has, with
-/// Layout's separators; Value(Field) writes a value.
+/// Writes a record: `"key": value` for each of Rows the record has
+/// (hasKey with NativeAddress), with Layout's separators; Value(Field)
+/// writes a value.
 template <typename Field, size_t N, typename ValueWriter>
 static void writeRecord(BufferedFile &File, const FieldRow<Field> (&Rows)[N],
                         ProfileType Type, const RecordLayout &Layout,
-                        ValueWriter Value) {
+                        ValueWriter Value, bool NativeAddress = false) {
   bool First = true;
   for (const FieldRow<Field> &Row : Rows) {
-    if (!hasKey(Row.Profile, Type))
+    if (!hasKey(Row.Profile, Type, NativeAddress))
       continue;
     File.write(First ? Layout.Open : Layout.Between);
     File.writeChar('"');
@@ -222,9 +227,15 @@ static void writeFolded(BufferedFile &File, const SprofContents &C) {
   });
 }
 
+/// A frame; one of a native address no symbol covered (nativeAddressOf)
+/// also has the object, its build-id and the address, for spinel-prof to
+/// name from the object's debug file.
 static void writeFrame(BufferedFile &File, ProfileType Type,
                        const FrameDescriptor *D) {
-  writeRecord(File, FrameRows, Type, OneLine, [&](FrameField F) {
+  const NativeObject *Object = nullptr;
+  uint64_t Address = 0;
+  bool Native = nativeAddressOf(D, &Object, &Address);
+  auto Value = [&](FrameField F) {
     switch (F) {
     case FrameField::Name: File.writeJsonString(displayName(D)); break;
     case FrameField::CName:
@@ -237,8 +248,12 @@ static void writeFrame(BufferedFile &File, ProfileType Type,
       File.writeJsonString(D && D->file ? D->file : "");
       break;
     case FrameField::Line: File.writeUnsigned(D ? D->line : 0); break;
+    case FrameField::Object: File.writeJsonString(Object->Path); break;
+    case FrameField::BuildId: File.writeJsonString(Object->BuildId); break;
+    case FrameField::Address: File.writeUnsigned(Address); break;
     }
-  });
+  };
+  writeRecord(File, FrameRows, Type, OneLine, Value, Native);
 }
 
 static void writeThread(BufferedFile &File, const SprofContents &C,
@@ -312,7 +327,7 @@ static void writeTopValue(BufferedFile &File, TopField F,
   const WriteResult &Result = *C.Result;
   switch (F) {
   case TopField::Format: File.writeJsonString("spinelprof"); break;
-  case TopField::Version: File.writeUnsigned(SprofVersionOneRun); break;
+  case TopField::Version: File.writeUnsigned(SprofVersionNativeAddresses); break;
   case TopField::Kind: File.writeJsonString("alloc"); break;
   case TopField::Command: writeCommand(File, Run); break;
   case TopField::Pid: File.format("%d", Run.Pid); break;

@@ -25,7 +25,8 @@ struct SprofContents {
   const ProfileStacks *Stacks;
 };
 
-/// Writes a version-1 .sprof. A writeOutput body: Contents is a
+/// Writes a version-3 .sprof (sprof_format.inc's NativeAddresses). A
+/// writeOutput body: Contents is a
 /// SprofContents. Async-signal-safe.
 void writeSprofFile(BufferedFile &File, const void *Contents);
 

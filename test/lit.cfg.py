@@ -5,6 +5,7 @@
 # helper files and is not searched for tests.
 import os
 import shutil
+import subprocess
 import lit.formats
 
 config.name = 'spinelprof'
@@ -157,3 +158,32 @@ if can_mknod():
 else:
     lit_config.note('cannot make a character device with mknod here; '
                     'tests of profiles written to a device are skipped')
+
+# libc6-dbg: the separate debug file of the libc test programs load, found
+# by its build-id as spinel-prof finds it (docs/spinel.md, "Native time").
+def libc_debug_file():
+    import struct
+    try:
+        out = subprocess.run(['ldd', '/bin/true'], capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    paths = [l.split('=>')[1].split()[0] for l in out.splitlines()
+             if 'libc.so.6' in l and '=>' in l]
+    if not paths:
+        return None
+    with open(paths[0], 'rb') as f:
+        image = f.read()
+    at = image.find(b'GNU\0', 0)
+    while at >= 12:
+        namesz, descsz, kind = struct.unpack_from('<III', image, at - 12)
+        if namesz == 4 and kind == 3 and 8 <= descsz <= 64:
+            bid = image[at + 4:at + 4 + descsz].hex()
+            path = '/usr/lib/debug/.build-id/%s/%s.debug' % (bid[:2], bid[2:])
+            return path if os.path.isfile(path) else None
+        at = image.find(b'GNU\0', at + 1)
+    return None
+if libc_debug_file():
+    config.available_features.add('libc6-dbg')
+else:
+    lit_config.note('no libc debug file (apt-get install libc6-dbg): '
+                    'the tests of naming libc from it are unsupported')

@@ -75,7 +75,7 @@ def main():
             fail(f'{sprof}: missing key {key}')
         if not isinstance(p[key], ty) or isinstance(p[key], bool):
             fail(f'{sprof}: key {key} has type {type(p[key]).__name__}')
-    if p['format'] != 'spinelprof' or p['version'] != 1 or p['mode'] not in ('cpu', 'wall'):
+    if p['format'] != 'spinelprof' or p['version'] != 3 or p['mode'] not in ('cpu', 'wall'):
         fail(f'{sprof}: wrong format/version/mode')
     if not re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', p['start_time']):
         fail(f'{sprof}: start_time {p["start_time"]!r}')
@@ -96,6 +96,11 @@ def main():
                 fail(f'{sprof}: frame {fr} lacks {k}')
         if fr['kind'] not in KINDS:
             fail(f'{sprof}: frame kind {fr["kind"]}')
+        # Version 3: an address no symbol named, for the tool to name.
+        if 'object' in fr and not (fr['name'] == '[native] ' + fr['file']
+                                   and isinstance(fr.get('address'), int)
+                                   and re.fullmatch(r'[0-9a-f]*', fr.get('build_id', 'x'))):
+            fail(f'{sprof}: native address frame {fr}')
     used = set()
     total = 0
     tids = set()

@@ -127,8 +127,9 @@ options:
                    shares are then of those samples
   --collapse-recursion  a frame calling itself directly counts once (a;b;b;c
                    is read as a;b;c)
-  --fold-runtime   charge runtime frames to their Ruby caller: the table
-                   shows Ruby methods and blocks, [GC] and [native] leaves
+  --fold-runtime   a Ruby-only view: charge runtime frames and [native]
+                   leaves to their Ruby caller; the table shows Ruby methods
+                   and blocks and [GC]
   --all-frames     show every frame, runtime helpers included (default)
   -o FILE          write the report to FILE instead of standard output
                    (the file is complete or not written at all)

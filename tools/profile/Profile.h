@@ -28,6 +28,13 @@ std::string_view frameKindName(FrameKind Kind);
 /// Parses a .sprof kind string; std::nullopt if it is not one of the five.
 std::optional<FrameKind> parseFrameKind(std::string_view Name);
 
+/// A native address the runtime could not name (.sprof version 3).
+struct NativeAddress {
+  std::string Object;  ///< The object's path when the program ran.
+  std::string BuildId; ///< Its build-id in hex, "" when unknown.
+  uint64_t Address = 0; ///< In the object's ELF virtual addresses.
+};
+
 /// One function (or synthetic frame) that appears in some sample.
 struct Frame {
   std::string Name;  ///< Display name: "Geo::Vec#zero?".
@@ -35,6 +42,8 @@ struct Frame {
   FrameKind Kind = FrameKind::Unknown;
   std::string File;  ///< Definition site, "" when unknown.
   uint32_t Line = 0; ///< 0 when unknown.
+  /// Set only between reading a .sprof and nameNativeFrames (NativeNames.h).
+  std::optional<NativeAddress> Native;
 };
 
 /// Thread id used for samples whose thread is unknown (folded input).

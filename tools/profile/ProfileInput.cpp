@@ -2,6 +2,7 @@
 #include "ProfileInput.h"
 #include "FileIO.h"
 #include "FoldedReader.h"
+#include "NativeNames.h"
 #include "SprofReader.h"
 #include "ToolError.h"
 
@@ -20,8 +21,11 @@ std::string sprofPathForFolded(const std::string &FoldedPath) {
 }
 
 Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
-  if (output::endsWith(Path.c_str(), output::SprofSuffix))
-    return readSprofFile(Path);
+  if (output::endsWith(Path.c_str(), output::SprofSuffix)) {
+    Profile Described = readSprofFile(Path);
+    nameNativeFrames(Described, Warn);
+    return Described;
+  }
   // `perf script | stackcollapse-perf.pl | spinel-prof report -`
   if (Path == "-")
     return parseFoldedText(readWholeFile("/dev/stdin"), "<stdin>");
@@ -39,8 +43,10 @@ Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
   try {
     Profile Described = readSprofFile(SprofPath);
     const std::optional<uint64_t> &Bytes = Described.Metadata.FoldedBytes;
-    if (Bytes && *Bytes == FoldedText.size())
+    if (Bytes && *Bytes == FoldedText.size()) {
+      nameNativeFrames(Described, Warn);
       return Described;
+    }
     Warn(fmt::format("{} does not match {} (it describes a {} folded file, this one "
                      "has {} bytes); using the folded stacks alone",
                      SprofPath, Path,

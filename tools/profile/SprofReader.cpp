@@ -252,8 +252,24 @@ public:
           fail(Prefix + sprof::frame_key::Line, "line number is too large");
         F.Line = static_cast<uint32_t>(Line);
       }
+      readNativeAddress(Entry, Prefix, F);
       Frames.push_back(std::move(F));
     }
+  }
+
+  /// A frame's Native rows of sprof_format.inc (version 3): a native
+  /// address the runtime left for the tool to name.
+  void readNativeAddress(const Json &Entry, const std::string &Prefix, Frame &F) const {
+    namespace key = sprof::frame_key;
+    const Json *Object = optional(Entry, key::Object);
+    if (!Object)
+      return;
+    NativeAddress A;
+    A.Object = string(*Object, Prefix + key::Object);
+    if (const Json *V = optional(Entry, key::BuildId))
+      A.BuildId = string(*V, Prefix + key::BuildId);
+    A.Address = unsignedInteger(require(Entry, key::Address, Prefix), Prefix + key::Address);
+    F.Native = std::move(A);
   }
 
   /// Version 2's "runs": each run's command, pid, start and times.

@@ -11,10 +11,6 @@ namespace spinelprof {
 
 namespace {
 
-bool isNativeFrame(const Frame &F) {
-  return F.Name == "[native]" || F.Name.rfind("[native] ", 0) == 0;
-}
-
 /// Interns frames of the folded profile by all their fields.
 class FrameTable {
 public:
@@ -52,7 +48,9 @@ Profile foldRuntimeFrames(const Profile &P) {
         Stack.push_back(Frames.intern(GCFrame));
         break;
       }
-      if (Kind == FrameKind::Runtime && !isNativeFrame(F))
+      // Runtime helpers and native leaves ("[native] strtol") alike: their
+      // time goes to the Ruby frame that called them.
+      if (Kind == FrameKind::Runtime)
         continue;
       Stack.push_back(Frames.intern(F));
     }

@@ -3,8 +3,9 @@
 // Spinel's runtime helpers (sp_str_concat, sp_Fiber_resume, ...) and the
 // collector's internals are noise to someone reading their Ruby program's
 // profile. Folding charges each runtime frame to the Ruby frame that called
-// it, so what is left is Ruby methods and blocks, plus [GC] and [native]
-// leaves that say plainly where the rest of the time went. A Profile ->
+// it, so what is left is Ruby methods and blocks, plus [GC] and the
+// synthetic leaves; native leaves ("[native] strtol", libc and other code
+// without frames) go to their Ruby caller too: a Ruby-only view. A Profile ->
 // Profile transform, so report, flamegraph and the converters can all offer
 // it.
 //
@@ -19,8 +20,8 @@ namespace spinelprof {
 /// Each sample's stack, rewritten root to leaf:
 ///  - user and block frames stay (so do frames of unknown kind);
 ///  - runtime frames are dropped: their time goes to the caller below them;
-///  - "[native] NAME" leaves (time outside instrumented code) stay, name
-///    and all;
+///    so are "[native] NAME" leaves (kind runtime: time outside
+///    instrumented code);
 ///  - the first GC frame and everything above it become one "[GC]" frame
 ///    (kind gc): collection, marking, sweeping and allocation alike;
 ///  - synthetic frames ([truncated], [unknown]) stay.
