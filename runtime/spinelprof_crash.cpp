@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_crash.h"
 
+#include "spinelprof_interpose.h"
+
 #include <atomic>
 #include <dlfcn.h>
 #include <errno.h>
@@ -298,22 +300,14 @@ void installCrashHandlers(CrashWriter Write) {
     TestWrite = strcmp(Test, "fault") == 0 ? 1 : strcmp(Test, "hang") == 0 ? 2 : 0;
   Writer = Write;
   OwnerPid = static_cast<int>(syscall(SYS_getpid));
-  for (int Signal : CrashSignals) {
-    struct sigaction Old;
-    if (sigaction(Signal, nullptr, &Old) != 0)
-      continue;
-    // A handler already there (the program's, a library's, a sanitizer's),
-    // or an ignored signal, is left alone.
-    if ((Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
-      continue;
-    struct sigaction Action;
-    memset(&Action, 0, sizeof(Action));
-    Action.sa_sigaction = handleCrash;
-    sigfillset(&Action.sa_mask);
-    Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    if (sigaction(Signal, &Action, nullptr) == 0)
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_sigaction = handleCrash;
+  sigfillset(&Action.sa_mask);
+  Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  for (int Signal : CrashSignals)
+    if (installOverDefault(Signal, Action))
       Installed = true;
-  }
   if (!Installed)
     return;
   pthread_atfork(nullptr, nullptr, crashAtForkChild);

@@ -9,6 +9,7 @@
 #include "spinelprof_alloc.h"
 #include "spinelprof_crash.h"
 #include "spinelprof_flags.h"
+#include "spinelprof_interpose.h"
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
@@ -465,23 +466,16 @@ static void handleTerminatingSignal(int Signal) {
   errno = SavedErrno; // Only if the signal is caught after all.
 }
 
+/// SIGINT and SIGTERM write the profile, where their disposition is the
+/// default (installOverDefault). Start-up only.
 static void installTerminatingHandlers() {
-  static const int Signals[] = {SIGINT, SIGTERM};
-  for (int Signal : Signals) {
-    struct sigaction Old;
-    if (sigaction(Signal, nullptr, &Old) != 0)
-      continue;
-    // A handler the program has, or an ignored disposition it inherited
-    // (a background job's SIGINT), is left alone.
-    if ((Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
-      continue;
-    struct sigaction Action;
-    memset(&Action, 0, sizeof(Action));
-    Action.sa_handler = handleTerminatingSignal;
-    sigemptyset(&Action.sa_mask);
-    Action.sa_flags = SA_RESTART;
-    sigaction(Signal, &Action, nullptr);
-  }
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_handler = handleTerminatingSignal;
+  sigemptyset(&Action.sa_mask);
+  Action.sa_flags = SA_RESTART;
+  (void)installOverDefault(SIGINT, Action);
+  (void)installOverDefault(SIGTERM, Action);
 }
 
 /// Settles the profile's paths (docs/formats.md, "Output paths"): the

@@ -179,6 +179,15 @@ static void fiberTrampoline(unsigned Hi, unsigned Lo) {
   // Returning resumes uc_link, as the body's return would have.
 }
 
+bool installOverDefault(int Signal, const struct sigaction &Action) {
+  struct sigaction Old;
+  if (sigaction(Signal, nullptr, &Old) != 0)
+    return false;
+  if ((Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
+    return false;
+  return sigaction(Signal, &Action, nullptr) == 0;
+}
+
 } // namespace spinelprof
 
 using namespace spinelprof;

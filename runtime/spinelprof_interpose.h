@@ -18,6 +18,7 @@
 #include "spinelprof/abi.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 namespace spinelprof {
@@ -75,6 +76,12 @@ void setInterposeHooks(const InterposeHooks *Hooks);
 /// not be registered). Normal context.
 int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
                       void *(*Start)(void *), void *Arg);
+
+/// Installs Action for Signal only where its disposition is the default
+/// one: a handler already there (the program's, a library's, a
+/// sanitizer's) or an ignored signal (a background job's SIGINT) is left
+/// alone. Returns whether Action is installed. Start-up only.
+bool installOverDefault(int Signal, const struct sigaction &Action);
 
 } // namespace spinelprof
 

@@ -1,6 +1,7 @@
 //===- RubySymbols.cpp - .rb locations as a symbol map, by Ruby's parser --===//
 #include "RubySymbols.h"
 #include "InstallLayout.h"
+#include "SpinelLocator.h"
 
 #include <fmt/format.h>
 
@@ -25,20 +26,7 @@ namespace {
 std::string findRuby() {
   if (const char *Override = std::getenv("SPINEL_PROF_RUBY"); Override && *Override)
     return Override;
-  const char *Path = std::getenv("PATH");
-  std::string Dirs = Path ? Path : "";
-  size_t Start = 0;
-  while (Start <= Dirs.size()) {
-    size_t End = Dirs.find(':', Start);
-    if (End == std::string::npos)
-      End = Dirs.size();
-    std::string Dir = Dirs.substr(Start, End - Start);
-    std::string Candidate = (Dir.empty() ? std::string(".") : Dir) + "/ruby";
-    if (access(Candidate.c_str(), X_OK) == 0)
-      return Candidate;
-    Start = End + 1;
-  }
-  return "";
+  return findOnPath("ruby");
 }
 
 /// Runs \p Argv with stderr into a pipe; returns the exit status (-1 when

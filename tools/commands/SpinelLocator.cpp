@@ -32,6 +32,23 @@ std::string scriptAt(const std::string &Given) {
 
 } // namespace
 
+std::string findOnPath(const std::string &Name) {
+  const char *Path = std::getenv("PATH");
+  std::string Dirs = Path ? Path : "";
+  size_t Start = 0;
+  while (Start <= Dirs.size()) {
+    size_t End = Dirs.find(':', Start);
+    if (End == std::string::npos)
+      End = Dirs.size();
+    std::string Dir = Dirs.substr(Start, End - Start);
+    Start = End + 1;
+    std::filesystem::path Candidate = std::filesystem::path(Dir.empty() ? "." : Dir) / Name;
+    if (isExecutableFile(Candidate))
+      return Candidate.string();
+  }
+  return "";
+}
+
 SpinelSearch locateSpinel(const std::optional<std::string> &Option) {
   SpinelSearch Search;
   if (Option) {
@@ -47,22 +64,10 @@ SpinelSearch locateSpinel(const std::optional<std::string> &Option) {
     return Search;
   }
   Search.Tried.push_back("$SPINEL (not set)");
-  const char *Path = std::getenv("PATH");
-  std::string Dirs = Path ? Path : "";
-  size_t Start = 0;
-  while (Start <= Dirs.size()) {
-    size_t End = Dirs.find(':', Start);
-    if (End == std::string::npos)
-      End = Dirs.size();
-    std::string Dir = Dirs.substr(Start, End - Start);
-    Start = End + 1;
-    if (Dir.empty())
-      Dir = ".";
-    std::filesystem::path Candidate = std::filesystem::path(Dir) / "spinel";
-    if (isExecutableFile(Candidate)) {
-      Search.Script = scriptAt(Candidate.string());
-      return Search;
-    }
+  std::string OnPath = findOnPath("spinel");
+  if (!OnPath.empty()) {
+    Search.Script = scriptAt(OnPath);
+    return Search;
   }
   Search.Tried.push_back("`spinel` on $PATH (not found)");
   return Search;

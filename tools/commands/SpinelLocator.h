@@ -22,6 +22,11 @@ struct SpinelSearch {
   std::vector<std::string> Tried;
 };
 
+/// The first executable file named \p Name in $PATH's directories (an
+/// empty entry is the current directory), as that directory joined with
+/// Name; empty when there is none.
+std::string findOnPath(const std::string &Name);
+
 /// Looks for Spinel. \p Option is --spinel's value, if given; when it is
 /// given and names no executable, the search stops there (an explicit
 /// choice is not silently replaced by another Spinel). Likewise $SPINEL.
