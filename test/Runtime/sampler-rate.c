@@ -5,7 +5,7 @@
 // the kernel's tick), for one thread and for four threads on two cores
 // (each off the CPU about half the time), and for a program that keeps
 // one thread (argument 0: main burns). Samples per CPU-second of each
-// thread, checked with a margin for a loaded machine (-15 %); each
+// thread, checked with a margin for a loaded machine (-15 %, +20 %: check_rate.py says why); each
 // thread's samples match its CPU time. At 5 kHz the bound is -20 % (the
 // summary line may read down to 4,000), and four threads get -25 %: the
 // handler's own ~10 us per sample, more under ASan, is CPU time of the
@@ -36,7 +36,7 @@
 //
 // CHECK: rate ok
 // CHECK-NEXT: threads ok
-// ERR: spinelprof: {{[0-9]+}} samples (5000 Hz requested, {{4[0-9][0-9][0-9]|5[0-4][0-9][0-9]}} Hz achieved), 0 dropped
+// ERR: spinelprof: {{[0-9]+}} samples (5000 Hz requested, {{4[0-9][0-9][0-9]|5[0-9][0-9][0-9]}} Hz achieved), 0 dropped
 #include "manual_frames.h"
 #include <pthread.h>
 #include <stdlib.h>
