@@ -48,6 +48,14 @@ size_t utf8Length(std::string_view Text) {
   return Length;
 }
 
+/// Whether Text holds a byte no text profile has.
+bool hasBinaryByte(std::string_view Text) {
+  for (char C : Text)
+    if (isBinaryByte(static_cast<unsigned char>(C)))
+      return true;
+  return false;
+}
+
 } // namespace
 
 std::optional<std::string> describeBinaryInput(std::string_view Text) {
@@ -64,11 +72,15 @@ std::optional<std::string> describeBinaryInput(std::string_view Text) {
       {"PERFILE2", "perf.data (`perf script | stackcollapse-perf.pl` makes "
                    "folded stacks of it)"},
   };
+  // perf.data's and bzip2's magic numbers are printable: a folded stack
+  // could start with them, so binary bytes must follow (perf.data's header
+  // size, a u64, has zero bytes; compressed data has control bytes).
   for (const auto &K : Known)
-    if (startsWith(Text, K.Magic))
+    if (startsWith(Text, K.Magic) &&
+        (hasBinaryByte(K.Magic) || hasBinaryByte(Text.substr(K.Magic.size(), 64))))
       return std::string(K.What);
   if (Text.size() >= 10 && startsWith(Text, "BZh") && Text[3] >= '1' && Text[3] <= '9' &&
-      Text.substr(4, 6) == "\x31\x41\x59\x26\x53\x59")
+      Text.substr(4, 6) == "\x31\x41\x59\x26\x53\x59" && hasBinaryByte(Text.substr(10, 64)))
     return std::string("bzip2-compressed data");
   std::string_view Head = Text.substr(0, 8192);
   for (char C : Head)
