@@ -255,20 +255,30 @@ void noteFinalCpu(ThreadSlot &T) {
     setCpuSinceStart(T, Cpu);
 }
 
+/// The thread's CPU clock now, and the CPU and wall time since the
+/// previous read, which becomes this one. Async-signal-safe; on T's thread.
+struct CpuSince {
+  uint64_t Cpu, CpuSpan, WallSpan;
+};
+static CpuSince readCpuSince(ThreadSlot &T, uint64_t Now) {
+  uint64_t Cpu = threadCpuNs();
+  CpuSince Since = {Cpu, Cpu > T.LastDeliveryCpuNs ? Cpu - T.LastDeliveryCpuNs : 0,
+                    Now - T.LastDeliveryNs};
+  T.LastDeliveryNs = Now;
+  T.LastDeliveryCpuNs = Cpu;
+  return Since;
+}
+
 /// Cpu mode, a signal that came promptly but interrupted a wait no
 /// wrapper covers: the thread was asleep at its instant, so no sample. A
 /// nearly idle thread (under a tenth of a CPU since the last clock read)
 /// is looked at less often (Backoff), so such a wait is seldom
 /// interrupted. Async-signal-safe; on T's thread.
 static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
-  uint64_t Cpu = threadCpuNs();
-  uint64_t WallSpan = Now - T.LastDeliveryNs;
-  uint64_t CpuSpan = Cpu > T.LastDeliveryCpuNs ? Cpu - T.LastDeliveryCpuNs : 0;
-  T.LastDeliveryNs = Now;
-  T.LastDeliveryCpuNs = Cpu;
-  if (CpuSpan * 10 < WallSpan && T.Backoff < MaxBackoff)
+  CpuSince Since = readCpuSince(T, Now);
+  if (Since.CpuSpan * 10 < Since.WallSpan && T.Backoff < MaxBackoff)
     ++T.Backoff;
-  noteCpu(T, Cpu);
+  noteCpu(T, Since.Cpu);
 }
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then.
@@ -290,16 +300,12 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
     recordOwnStack(T, Pc, PeriodNs, 1);
     return;
   }
-  uint64_t Cpu = threadCpuNs();
-  uint64_t WallSpan = Now - T.LastDeliveryNs;
-  uint64_t CpuSpan = Cpu > T.LastDeliveryCpuNs ? Cpu - T.LastDeliveryCpuNs : 0;
-  T.LastDeliveryNs = Now;
-  T.LastDeliveryCpuNs = Cpu;
-  if (!Blocked && CpuSpan * 10 >= WallSpan * 9) {
+  CpuSince Since = readCpuSince(T, Now);
+  if (!Blocked && Since.CpuSpan * 10 >= Since.WallSpan * 9) {
     T.Backoff = 0;
     recordOwnStack(T, Pc, PeriodNs, 1);
   }
-  noteCpu(T, Cpu);
+  noteCpu(T, Since.Cpu);
 }
 
 /// The profiling signal's handler: this thread's timer fired. Samples the
@@ -344,13 +350,11 @@ static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
     T.DueNs = Due; // The last instant inside: its signal is no sample.
     ++Instants;
   }
-  uint64_t Cpu = threadCpuNs();
+  uint64_t Cpu = readCpuSince(T, End).Cpu;
   uint64_t Length = End > Start ? End - Start : 1;
   uint64_t InCall = Cpu > StartCpu ? Cpu - StartCpu : 0;
   if (InCall > Length)
     InCall = Length;
-  T.LastDeliveryNs = End;
-  T.LastDeliveryCpuNs = Cpu;
   T.InCallCredit += Instants * ((InCall << 16) / Length);
   uint64_t Count = T.InCallCredit >> 16;
   T.InCallCredit &= 0xffff;
