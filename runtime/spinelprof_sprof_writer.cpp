@@ -316,6 +316,7 @@ static void writeTopList(BufferedFile &File, TopField F,
     writeList(File, P.StackCount,
               [&](size_t I) { writeSample(File, C, P.Stacks[I]); });
     break;
+  case TopField::Timeline: writeList(File, 0, [](size_t) {}); break;
   default: break; // "runs": a profile of one run has none.
   }
 }
@@ -327,7 +328,7 @@ static void writeTopValue(BufferedFile &File, TopField F,
   const WriteResult &Result = *C.Result;
   switch (F) {
   case TopField::Format: File.writeJsonString("spinelprof"); break;
-  case TopField::Version: File.writeUnsigned(SprofVersionNativeAddresses); break;
+  case TopField::Version: File.writeUnsigned(SprofVersionTimeline); break;
   case TopField::Kind: File.writeJsonString("alloc"); break;
   case TopField::Command: writeCommand(File, Run); break;
   case TopField::Pid: File.format("%d", Run.Pid); break;

@@ -34,7 +34,7 @@ REQUIRED = {
     'cpu_time_ns': int, 'mode': str, 'timer': str, 'requested_hz': int,
     'achieved_hz': (int, float), 'sample_count': int, 'dropped': int,
     'truncated': int, 'folded': dict, 'frames': list, 'threads': list,
-    'samples': list,
+    'samples': list, 'timeline': list,
 }
 KINDS = {'user', 'block', 'runtime', 'gc', 'synthetic'}
 
@@ -75,7 +75,7 @@ def main():
             fail(f'{sprof}: missing key {key}')
         if not isinstance(p[key], ty) or isinstance(p[key], bool):
             fail(f'{sprof}: key {key} has type {type(p[key]).__name__}')
-    if p['format'] != 'spinelprof' or p['version'] != 3 or p['mode'] not in ('cpu', 'wall'):
+    if p['format'] != 'spinelprof' or p['version'] != 4 or p['mode'] not in ('cpu', 'wall'):
         fail(f'{sprof}: wrong format/version/mode')
     if not re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', p['start_time']):
         fail(f'{sprof}: start_time {p["start_time"]!r}')

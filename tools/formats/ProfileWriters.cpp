@@ -142,6 +142,9 @@ void putSamples(Json &Root, const char *Key, const Profile &P) {
   Root[Key] = std::move(Samples);
 }
 
+/// The timeline is not written back yet.
+void putTimeline(Json &, const char *, const Profile &) {}
+
 } // namespace
 
 std::string renderSprof(const Profile &P) {

@@ -69,6 +69,30 @@ struct Sample {
   std::optional<uint64_t> Objects;
 };
 
+/// One event of a thread's timeline (.sprof version 4): a sample, a
+/// blocking call's samples, or, past the timeline's memory cap, a stack's
+/// records within one bucket.
+struct TimelineEvent {
+  uint64_t TimeNs = 0; ///< From the run's start (absolute, not a delta).
+  /// In Sample::Count's unit: samples (CPU profiles) or bytes (allocation).
+  uint64_t Count = 0;
+  uint64_t WeightNs = 0; ///< CPU profiles: the time they stand for.
+  uint64_t Objects = 0;  ///< Allocation profiles: objects allocated.
+  uint32_t Sample = 0;   ///< Index into Profile::Samples.
+};
+
+/// A thread's samples in time order.
+struct ThreadTimeline {
+  uint32_t Run = 0; ///< As Sample::Run.
+  int64_t Tid = 0;
+  /// 0: each event is one record; else events are merged per stack within
+  /// buckets of this width (the thread outgrew the runtime's cap).
+  uint64_t BucketNs = 0;
+  uint64_t Merged = 0;  ///< Records merged into buckets.
+  uint64_t Missing = 0; ///< Records without an event (in Samples still).
+  std::vector<TimelineEvent> Events; ///< In time order.
+};
+
 struct ThreadInfo {
   uint32_t Run = 0; ///< As Sample::Run: threads are keyed by (run, tid).
   int64_t Tid = 0;
@@ -122,6 +146,11 @@ struct Profile {
   std::vector<Frame> Frames;
   std::vector<ThreadInfo> Threads;
   std::vector<Sample> Samples;
+  /// Each thread's samples in time order; empty when the input had none
+  /// (a folded file, a .sprof before version 4). Every event's Sample
+  /// indexes Samples, so a transform that renumbers Samples renumbers
+  /// these or clears them.
+  std::vector<ThreadTimeline> Timelines;
 
   /// Sum of Sample::Count over all samples.
   uint64_t totalCount() const;

@@ -43,6 +43,13 @@ namespace sample_key {
 #include "spinelprof/sprof_format.inc"
 } // namespace sample_key
 
+/// Keys of a "timeline" entry.
+namespace timeline_key {
+#define SPROF_TIMELINE_FIELD(Member, Key, Type, Profile, Tool)                 \
+  inline constexpr char Member[] = Key;
+#include "spinelprof/sprof_format.inc"
+} // namespace timeline_key
+
 } // namespace sprof
 } // namespace spinelprof
 
