@@ -500,8 +500,13 @@ int startSampling(const SamplerConfig &C) {
   if (sigaction(profilingSignal(), &Action, nullptr) != 0)
     return errno;
   Enabled.store(true);
-  if (ThreadSlot *T = currentThreadSlot())
+  if (ThreadSlot *T = currentThreadSlot()) {
+    // The main thread registered before the rest of start-up (native
+    // names, the allocation profile: milliseconds, tens under ASan),
+    // whose CPU time no sample stands for.
+    startClocks(*T);
     startThreadTimer(*T);
+  }
   if (C.FlushSec > 0)
     if (int Err = startFlushThread())
       printMessage("cannot start the flush thread: %s; no periodic flush",

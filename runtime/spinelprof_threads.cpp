@@ -261,10 +261,7 @@ int initThreads() {
   return 0;
 }
 
-/// The clocks T's samples count from: the CPU the thread used before it
-/// was registered (for the main thread, the dynamic loader and the
-/// profiler's start-up) is no sample's. On T's own thread.
-static void startClocks(ThreadSlot &T) {
+void startClocks(ThreadSlot &T) {
   if (pthread_getcpuclockid(pthread_self(), &T.CpuClock) != 0)
     T.CpuClock = CLOCK_THREAD_CPUTIME_ID; // Read on the thread: its own.
   T.StartCpuNs = threadCpuNs();

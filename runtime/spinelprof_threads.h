@@ -52,6 +52,12 @@ struct ThreadSlot {
   uint64_t BlockedNs, BlockCarryNs, BlockCreditNs;
 };
 
+/// Sets the clocks T's samples count from to now: the CPU the thread used
+/// before (for the main thread, the dynamic loader and the profiler's
+/// start-up, up to its timer's start) is no sample's. On T's own thread,
+/// normal context.
+void startClocks(ThreadSlot &T);
+
 /// Sets up the registry and registers the calling (main) thread. Start-up.
 int initThreads();
 
