@@ -1,19 +1,16 @@
-// The sampler thread copies a running thread's shadow stack from outside,
-// while its owner keeps changing it. A thread that alternates, every few
-// nanoseconds, between <main>;base...;a;x and <main>;base...;b;c (with a
-// and b also on top alone, their callee's slot left stale above the
-// depth) must never be seen as an impossible stack: a;c, b;x, a caller
-// with a stale callee, a frame under the wrong caller. Two such threads
-// run at once, so that on two CPUs one of them always runs on a CPU other
-// than the sampler's (a thread stopped while it is copied cannot tear the
-// copy), at base depths 0 and 7, then 13 and 20, so that the changing
-// slots fall at different cache-line offsets; and with "tight", as fast as
-// the owner can: no work between the pushes and pops, so that the two
-// states a;x and b;c (the same depth) alternate every few instructions.
-// (Measured: a copy read in one pass fails this test every time, with 2 to
-// 300 impossible samples; two passes fail it about every other run; four
-// passes failed it in 2 of ~12,000 samples in one CI run. The copy is now
-// exact: a generation counter that every push bumps, read seqlock-style.)
+// A thread's stack is read by its own signal handler at any instruction of
+// its pushes and pops, while the owner keeps changing it. A thread that
+// alternates, every few nanoseconds, between <main>;base...;a;x and
+// <main>;base...;b;c (with a and b also on top alone, their callee's slot
+// left stale above the depth) must never be seen as an impossible stack:
+// a;c, b;x, a caller with a stale callee, a frame under the wrong caller.
+// Two such threads run at once, at base depths 0 and 7, then 13 and 20, so
+// that the changing slots fall at different cache-line offsets; and with
+// "tight", as fast as the owner can: no work between the pushes and pops,
+// so that the two states a;x and b;c (the same depth) alternate every few
+// instructions. (The file's name is from the design before this one, in
+// which a sampler thread copied the stack from another CPU; abi.h's gen
+// counter, which made that copy exact, is still bumped by every push.)
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -pthread -I%include -I%inputs %s %rtlib -o %t/app
