@@ -3,6 +3,7 @@
 #include "FileIO.h"
 #include "ProfileInput.h"
 #include "ProfileTransforms.h"
+#include "TimelineTransforms.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -91,6 +92,9 @@ void writeOutput(const std::optional<std::string> &Path, const std::string &Cont
 }
 
 Profile applySelection(const std::string &Command, Profile P, const ParsedArgs &Args) {
+  // The stretch of time first: it rebuilds the samples the rest selects from.
+  if (auto Time = Args.get("--time"))
+    P = selectTimeRange(P, parseTimeRange(Command, "--time", *Time));
   if (auto Thread = Args.get("--thread"))
     P = selectThread(P, *Thread);
   if (auto Focus = Args.get("--focus"))
