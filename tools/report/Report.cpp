@@ -213,7 +213,8 @@ void renderHeader(const Profile &P, std::string &Out) {
       Line("Duration:", Duration(M.DurationNs, M.CpuTimeNs));
   }
   if (P.Range) // --time: what follows counts that stretch only.
-    Line("Time:", describeTimeRange(*P.Range) + " of the run (--time)");
+    Line("Time:", describeTimeRange(*P.Range) +
+                      (P.Runs.empty() ? " of the run (--time)" : " of each run (--time)"));
   if (P.Kind == ProfileKind::Alloc) {
     renderAllocHeader(P, Line);
   } else {
