@@ -58,6 +58,9 @@ ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::s
     }
     throw UsageError(Command, "unknown option '" + Arg + "'");
   }
+  // A bad --time is a usage error before any PROFILE is read.
+  if (auto Time = Out.get("--time"))
+    parseTimeRange(Command, "--time", *Time);
   return Out;
 }
 
