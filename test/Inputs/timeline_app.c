@@ -7,12 +7,13 @@
  *   threads MS         two threads, each write_log then analyse
  *   wall MS            write_log, then a 300 ms nanosleep in wait_io (its
  *                      wrapper records it at once), then analyse
- *   fork MS DONE       write_log, then a fork child runs analyse alone and
- *                      creates DONE when it has exited
+ *   fork MS DONE       write_log, then a fork child runs analyse alone;
+ *                      "child PID" is written to DONE once it has exited
  *   flush MS SPROF COPY  write_log, then waits for the flushed SPROF and
  *                      copies it to COPY, then analyse
- *   alloc N M          allocations: N of 64 bytes in write_log, then M of
- *                      64 bytes in analyse (marked as the plugin marks them)
+ *   alloc N M KIB      allocations: N of 64 bytes in write_log, then M of
+ *                      64 bytes in analyse (marked as the plugin marks them);
+ *                      says whether the resident set grew by less than KIB
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "manual_frames.h"
@@ -81,6 +82,18 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* The resident set, in KiB. */
+static long resident_kib(void) {
+  long size = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (f) {
+    if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+      resident = 0;
+    fclose(f);
+  }
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 /* Copies the file at from to to; 0 when it does not exist yet. */
 static int copy_file(const char *from, const char *to) {
   int in = open(from, O_RDONLY);
@@ -98,14 +111,20 @@ static int copy_file(const char *from, const char *to) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3)
+  if (argc < 3 || (strcmp(argv[1], "alloc") == 0 && argc < 5))
     return 2;
   const char *shape = argv[1];
   ms = (unsigned)atoi(argv[2]);
   uint32_t d = frame_push(&f_main);
   if (strcmp(shape, "alloc") == 0) {
+    long before = resident_kib();
     write_log(atol(argv[2]));
     analyse(atol(argv[3]));
+    long grew = resident_kib() - before;
+    if (grew < atol(argv[4]))
+      printf("rss ok\n");
+    else
+      printf("rss grew %ld KiB\n", grew);
   } else if (strcmp(shape, "threads") == 0) {
     pthread_t a, b;
     pthread_create(&a, NULL, worker, NULL);
@@ -128,7 +147,9 @@ int main(int argc, char **argv) {
     int status;
     waitpid(pid, &status, 0);
     /* The child wrote its profile at its exit. */
-    close(open(argv[3], O_WRONLY | O_CREAT, 0644));
+    FILE *done = fopen(argv[3], "w");
+    fprintf(done, "child %d\n", (int)pid);
+    fclose(done);
   } else if (strcmp(shape, "flush") == 0) {
     write_log(0);
     for (int i = 0; i < 500 && !copy_file(argv[3], argv[4]); ++i)
