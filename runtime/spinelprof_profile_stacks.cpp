@@ -9,6 +9,7 @@
 
 #include "spinelprof_alloc.h"
 #include "spinelprof_scratch.h"
+#include "spinelprof_timeline.h"
 
 #include <errno.h>
 
@@ -109,7 +110,8 @@ static size_t mergeDuplicates(StackRecord *Stacks, size_t Count,
     } else {
       Stacks[Merged++] = Stacks[I];
     }
-    StackOfSlot[Slot] = uint32_t(Merged - 1);
+    if (StackOfSlot)
+      StackOfSlot[Slot] = uint32_t(Merged - 1);
   }
   for (size_t I = 0; I < Merged; ++I)
     Stacks[I].Slot = uint32_t(I);
@@ -139,7 +141,8 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
       scratchAlloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
   if (!P.Stacks)
     return ENOMEM;
-  P.SlotCount = Table.slotCount();
+  // Only a timeline names slots (256 KiB for the CPU table's 64 Ki).
+  P.SlotCount = timelineRecordLimit() ? Table.slotCount() : 0;
   P.StackOfSlot = static_cast<uint32_t *>(
       scratchAlloc((P.SlotCount ? P.SlotCount : 1) * sizeof(uint32_t)));
   if (!P.StackOfSlot)
@@ -148,7 +151,8 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
     P.StackOfSlot[S] = ProfileStacks::NoStack;
   size_t Count = copyReadySlots(Table, SlotCount, P.Stacks);
   sortBy(P.Stacks, Count, compareByThreadAndStack);
-  Count = mergeDuplicates(P.Stacks, Count, P.StackOfSlot);
+  Count = mergeDuplicates(P.Stacks, Count,
+                          P.SlotCount ? P.StackOfSlot : nullptr);
   if (!Alloc && !Run.Wall)
     shareThreadCpu(P.Stacks, Count);
   if (Alloc)

@@ -60,6 +60,7 @@ Log *Logs;                     // Two per thread record.
 uint32_t TotalChunks;
 std::atomic<uint32_t> ClaimedChunks;
 uint64_t StartNs;
+std::atomic<uint32_t> HighestRecord; // The largest Record with a log.
 size_t PoolBytes, NextBytes, LogsBytes;
 
 constexpr size_t LogCount = size_t(ThreadRecordCapacity) * 2;
@@ -118,6 +119,7 @@ void resetTimeline(uint64_t Start) {
   remapZeroed(Next, NextBytes);
   remapZeroed(Logs, LogsBytes);
   ClaimedChunks.store(0);
+  HighestRecord.store(0);
 }
 
 /// Event I of chunk C. Async-signal-safe.
@@ -351,8 +353,17 @@ void appendTimeline(uint32_t Record, uint32_t Tid, TimelineKind Kind,
     return;
   }
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (!L.Tid.load(std::memory_order_relaxed))
+  if (!L.Tid.load(std::memory_order_relaxed)) {
     L.Tid.store(Tid, std::memory_order_release);
+    // The writer looks at the logs up to here only (not every record's
+    // page).
+    uint32_t Highest = HighestRecord.load(std::memory_order_relaxed);
+    while (Highest < Record &&
+           !HighestRecord.compare_exchange_weak(Highest, Record,
+                                                std::memory_order_release))
+    {
+    }
+  }
   uint64_t Time = TimeNs > StartNs ? TimeNs - StartNs : 0;
   if (Time > MaxTimeNs)
     Time = MaxTimeNs;
@@ -371,7 +382,9 @@ void appendTimeline(uint32_t Record, uint32_t Tid, TimelineKind Kind,
   L.Busy.store(0, std::memory_order_relaxed);
 }
 
-uint32_t timelineRecordLimit() { return Logs ? ThreadRecordCapacity : 0; }
+uint32_t timelineRecordLimit() {
+  return Logs ? HighestRecord.load(std::memory_order_acquire) : 0;
+}
 
 uint32_t timelineTid(uint32_t Record, TimelineKind Kind) {
   if (!Logs || Record == 0 || Record > ThreadRecordCapacity)

@@ -71,8 +71,8 @@ struct TimelineSnapshot {
   TimelineEvent event(size_t I) const;
 };
 
-/// Number of thread records that may have logs (an upper bound of Record;
-/// 0 without a timeline).
+/// The largest thread record with a log (an upper bound of Record; 0
+/// without a timeline).
 uint32_t timelineRecordLimit();
 
 /// The thread of the log of Record and Kind, 0 while it has none. The
