@@ -180,6 +180,7 @@ struct Cursor {
   }
 };
 
+/// An event's two words. Async-signal-safe.
 static uint64_t pack(uint64_t Time, uint32_t Slot) { return Time << 16 | Slot; }
 static uint64_t packCount(uint64_t Count, uint64_t Weight) {
   return Count << 40 | Weight;
@@ -198,6 +199,7 @@ static bool addTo(Event &E, uint64_t Count, uint64_t Weight) {
 /// Events of the same slot in one bucket, by slot: a small table of the
 /// bucket's events so far (a full table only merges less). Lives on the
 /// handler's stack; entries of older buckets are stale by Generation.
+/// Async-signal-safe.
 struct BucketIndex {
   static constexpr uint32_t Size = 64, Probes = 8;
   struct Entry {
@@ -261,8 +263,10 @@ static uint64_t mergeBuckets(Log &L, uint64_t N, uint64_t B) {
 }
 
 /// Coarsens L until a quarter of its chunks is free or one bucket spans
-/// the whole run; returns whether any room was made. Async-signal-safe;
-/// L's thread.
+/// the whole run; returns whether any room was made. Runs in the handler:
+/// one pass over the log per doubling (~2 million events at the default
+/// cap, milliseconds), once per quarter of the log filled. Async-signal-
+/// safe; L's thread.
 static bool coarsen(Log &L) {
   uint64_t N = L.Size.load(std::memory_order_relaxed);
   uint64_t Capacity = uint64_t(L.Chunks) * ChunkEvents;
