@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_alloc.h"
 
+#include "spinelprof_clock.h"
 #include "spinelprof_threads.h"
+#include "spinelprof_timeline.h"
 
 #include <atomic>
 #include <errno.h>
@@ -130,8 +132,17 @@ static void recordAllocation(uint64_t Size, const FrameDescriptor *Type) {
     S.add(UnknownRoot, 1);
   }
   S.Leaf = Type;
-  Table.record(currentTid(), S, uint64_t(double(Size) * Scale + 0.5),
-               uint64_t(Scale * double(AllocObjectUnit) + 0.5));
+  uint64_t Bytes = uint64_t(double(Size) * Scale + 0.5);
+  uint64_t Objects = uint64_t(Scale * double(AllocObjectUnit) + 0.5);
+  ThreadSlot *T = currentThreadSlot();
+  uint32_t Slot = Table.record(T ? T->Tid : currentTid(), S, Bytes, Objects);
+  // The timeline: on a registered thread (its log is its record's),
+  // objects in 1/256ths so that 24 bits hold a small object's scale.
+  if (Slot && T) {
+    nameThread(*T);
+    appendTimeline(T->Record, T->Tid, TimelineKind::Alloc, monotonicNs(),
+                   Slot - 1, (Objects + 128) >> 8, Bytes);
+  }
 }
 
 int startAllocationSampling(uint64_t SampleRate) {

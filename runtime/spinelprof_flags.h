@@ -31,7 +31,11 @@ namespace spinelprof {
   X(bool, Alloc, "SPINEL_PROFILE_ALLOC", false, 0, 0,                          \
     "1: also sample allocations, to <name>.alloc.folded")                      \
   X(int, AllocRate, "SPINEL_PROFILE_ALLOC_RATE", 524288, 1, 1073741824,        \
-    "mean bytes between allocation samples; 1: record every allocation")
+    "mean bytes between allocation samples; 1: record every allocation")      \
+  X(int, TimelineMb, "SPINEL_PROFILE_TIMELINE_MB", 32, 0, 65536,               \
+    "MiB of memory at most for the samples' timeline (each thread's "         \
+    "samples in order); past it, older events merge into coarser buckets; "   \
+    "0: no timeline")
 
 /// The parsed configuration. Plain data, so it needs no constructor.
 struct Flags {

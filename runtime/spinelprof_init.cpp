@@ -17,6 +17,7 @@
 #include "spinelprof_clock.h"
 #include "spinelprof_signal.h"
 #include "spinelprof_threads.h"
+#include "spinelprof_timeline.h"
 #include "spinelprof_writer.h"
 
 #include <atomic>
@@ -235,6 +236,7 @@ static void atForkChild() {
   State.Pid = Pid;
   State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
   State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
+  resetTimeline(State.StartMonotonicNs);
   pthread_mutex_init(&WriteLock, nullptr);
   restartSamplingAfterFork();
 }
@@ -582,6 +584,11 @@ __attribute__((constructor(101))) static void startProfiler() {
     errno = SavedErrno;
     return;
   }
+  if ((Err = initTimeline(unsigned(State.Config.TimelineMb),
+                          State.StartMonotonicNs)) != 0)
+    printMessage("cannot reserve %d MiB for the timeline: %s; the profile "
+                 "has no timeline",
+                 State.Config.TimelineMb, strerror(Err));
   if ((Err = initThreads()) != 0) {
     printMessage("cannot register threads: %s; profiling is off",
                  strerror(Err));

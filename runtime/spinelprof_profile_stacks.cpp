@@ -9,6 +9,7 @@
 
 #include "spinelprof_alloc.h"
 #include "spinelprof_scratch.h"
+#include "spinelprof_timeline.h"
 
 #include <errno.h>
 
@@ -88,16 +89,20 @@ static size_t copyReadySlots(const SampleTable &Table, size_t SlotCount,
     if (Slot.State.load(std::memory_order_acquire) != SampleSlot::Ready)
       continue;
     Stacks[Count++] = {Slot.Tid, Slot.Length, Table.frames(Slot),
-                       Slot.Count.load(), Slot.WeightNs.load()};
+                       Slot.Count.load(), Slot.WeightNs.load(),
+                       uint32_t(&Slot - &Table.slot(0))};
   }
   return Count;
 }
 
 /// Merges the duplicates of a (thread, stack) in Stacks, sorted by thread
-/// and stack; returns how many stacks are left.
-static size_t mergeDuplicates(StackRecord *Stacks, size_t Count) {
+/// and stack, noting in StackOfSlot where each slot went; then each
+/// stack's Slot is its index here. Returns how many stacks are left.
+static size_t mergeDuplicates(StackRecord *Stacks, size_t Count,
+                              uint32_t *StackOfSlot) {
   size_t Merged = 0;
   for (size_t I = 0; I < Count; ++I) {
+    uint32_t Slot = Stacks[I].Slot;
     if (Merged &&
         compareByThreadAndStack(&Stacks[Merged - 1], &Stacks[I]) == 0) {
       Stacks[Merged - 1].Count += Stacks[I].Count;
@@ -105,8 +110,27 @@ static size_t mergeDuplicates(StackRecord *Stacks, size_t Count) {
     } else {
       Stacks[Merged++] = Stacks[I];
     }
+    if (StackOfSlot)
+      StackOfSlot[Slot] = uint32_t(Merged - 1);
   }
+  for (size_t I = 0; I < Merged; ++I)
+    Stacks[I].Slot = uint32_t(I);
   return Merged;
+}
+
+/// After the stacks' final sort: StackOfSlot names their final places.
+static int renumberSlots(ProfileStacks &P) {
+  uint32_t *Final = static_cast<uint32_t *>(
+      scratchAlloc((P.StackCount ? P.StackCount : 1) * sizeof(uint32_t)));
+  if (!Final)
+    return ENOMEM;
+  for (size_t K = 0; K < P.StackCount; ++K)
+    Final[P.Stacks[K].Slot] = uint32_t(K);
+  for (size_t S = 0; S < P.SlotCount; ++S)
+    if (P.StackOfSlot[S] != ProfileStacks::NoStack)
+      P.StackOfSlot[S] = Final[P.StackOfSlot[S]];
+  scratchFree(Final);
+  return 0;
 }
 
 int collectStacks(const SampleTable &Table, ProfileType Type,
@@ -117,9 +141,18 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
       scratchAlloc((SlotCount ? SlotCount : 1) * sizeof(StackRecord)));
   if (!P.Stacks)
     return ENOMEM;
+  // Only a timeline names slots (256 KiB for the CPU table's 64 Ki).
+  P.SlotCount = timelineRecordLimit() ? Table.slotCount() : 0;
+  P.StackOfSlot = static_cast<uint32_t *>(
+      scratchAlloc((P.SlotCount ? P.SlotCount : 1) * sizeof(uint32_t)));
+  if (!P.StackOfSlot)
+    return ENOMEM;
+  for (size_t S = 0; S < P.SlotCount; ++S)
+    P.StackOfSlot[S] = ProfileStacks::NoStack;
   size_t Count = copyReadySlots(Table, SlotCount, P.Stacks);
   sortBy(P.Stacks, Count, compareByThreadAndStack);
-  Count = mergeDuplicates(P.Stacks, Count);
+  Count = mergeDuplicates(P.Stacks, Count,
+                          P.SlotCount ? P.StackOfSlot : nullptr);
   if (!Alloc && !Run.Wall)
     shareThreadCpu(P.Stacks, Count);
   if (Alloc)
@@ -129,7 +162,7 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
   P.StackCount = Count;
   for (size_t I = 0; I < Count; ++I)
     P.TotalFrames += P.Stacks[I].Length;
-  return 0;
+  return renumberSlots(P);
 }
 
 void summarizeStacks(const ProfileStacks &P, WriteResult &Out) {
@@ -222,6 +255,7 @@ uint32_t frameNumber(const ProfileStacks &P, const FrameDescriptor *D) {
 }
 
 void freeProfileStacks(ProfileStacks &P) {
+  scratchFree(P.StackOfSlot);
   scratchFree(P.Tids);
   scratchFree(P.FrameOrder);
   scratchFree(P.IndexOfSorted);

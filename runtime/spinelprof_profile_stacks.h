@@ -28,6 +28,7 @@ struct StackRecord {
   const FrameDescriptor *const *Frames;
   uint64_t Count;    // Allocation profile: objects (estimated).
   uint64_t WeightNs; // Allocation profile: bytes (estimated).
+  uint32_t Slot;     // The table's slot (while collecting), then none.
 };
 
 /// The profile's stacks and what the .sprof numbers and lists of them.
@@ -46,6 +47,11 @@ struct ProfileStacks {
   /// The threads that have samples, ascending.
   uint32_t *Tids = nullptr;
   size_t TidCount = 0;
+  /// The index in Stacks of each of the table's slots (the timeline's
+  /// events name slots); NoStack for a slot not written.
+  uint32_t *StackOfSlot = nullptr;
+  size_t SlotCount = 0;
+  static constexpr uint32_t NoStack = UINT32_MAX;
 };
 
 /// Sorts N elements at A by a qsort-style comparison, allocating nothing.

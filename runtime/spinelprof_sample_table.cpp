@@ -24,7 +24,7 @@ static constexpr size_t CpuSlots = SPINELPROF_TABLE_SLOTS;
 static constexpr size_t CpuArenaFrames = SPINELPROF_ARENA_FRAMES;
 static_assert((CpuSlots & (CpuSlots - 1)) == 0, "a power of two");
 static constexpr size_t MaxProbes = 1024;         // Bounds a full table.
-static constexpr size_t ThreadCapacity = 4096;    // Named threads.
+static constexpr size_t ThreadCapacity = ThreadRecordCapacity;
 
 static SampleTable CpuTable;
 static ThreadRecord *Threads;
@@ -128,11 +128,11 @@ bool SampleTable::allocateFrames(uint32_t N, size_t &Offset) {
   return true;
 }
 
-void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
-                         uint64_t Count) {
+uint32_t SampleTable::record(uint32_t Tid, const StackView &S,
+                             uint64_t Weight, uint64_t Count) {
   if (!Slots) {
     Dropped.fetch_add(Count, std::memory_order_relaxed);
-    return;
+    return 0;
   }
   uint64_t H = hashStack(Tid, S);
   size_t Index = H & SlotMask;
@@ -151,7 +151,7 @@ void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
         if (!allocateFrames(S.length(), Offset)) {
           Slot.State.store(SampleSlot::Dead, std::memory_order_release);
           Dropped.fetch_add(Count, std::memory_order_relaxed);
-          return;
+          return 0;
         }
         const FrameDescriptor **F = Arena + Offset;
         for (uint32_t Seg = 0; Seg < S.SegmentCount; ++Seg)
@@ -165,7 +165,7 @@ void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
         Slot.Count.store(Count, std::memory_order_relaxed);
         Slot.WeightNs.store(Weight, std::memory_order_relaxed);
         Slot.State.store(SampleSlot::Ready, std::memory_order_release);
-        return;
+        return uint32_t(Index + 1);
       }
       // Lost the race: Key now holds the winner's hash; compare with it.
     }
@@ -178,9 +178,10 @@ void SampleTable::record(uint32_t Tid, const StackView &S, uint64_t Weight,
       continue;
     Slot.Count.fetch_add(Count, std::memory_order_relaxed);
     Slot.WeightNs.fetch_add(Weight, std::memory_order_relaxed);
-    return;
+    return uint32_t(Index + 1);
   }
   Dropped.fetch_add(Count, std::memory_order_relaxed);
+  return 0;
 }
 
 void SampleTable::reset() {
@@ -193,9 +194,9 @@ void SampleTable::reset() {
   Dropped.store(0);
 }
 
-void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
-                  uint32_t Count) {
-  CpuTable.record(Tid, S, WeightNs, Count);
+uint32_t recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
+                      uint32_t Count) {
+  return CpuTable.record(Tid, S, WeightNs, Count);
 }
 
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }

@@ -92,10 +92,11 @@ public:
   int init(size_t Slots, size_t ArenaFrames);
 
   /// Adds Count (usually 1) to stack S of thread Tid, and Weight to its
-  /// weight. Async-signal-safe (no malloc, locks or libc); lock-free; may
-  /// run on several threads at once.
-  void record(uint32_t Tid, const StackView &S, uint64_t Weight,
-              uint64_t Count);
+  /// weight. Returns the slot's index + 1 (slot()), or 0 when the record
+  /// was dropped. Async-signal-safe (no malloc, locks or libc); lock-free;
+  /// may run on several threads at once.
+  uint32_t record(uint32_t Tid, const StackView &S, uint64_t Weight,
+                  uint64_t Count);
 
   /// Forgets every record: the fork child starts afresh. Only while no one
   /// records.
@@ -139,15 +140,20 @@ private:
   std::atomic<uint64_t> Dropped;
 };
 
+/// How many threads get a record (registerThread); later ones keep their
+/// samples but have no name and no timeline.
+inline constexpr uint32_t ThreadRecordCapacity = 4096;
+
 /// The CPU samples' table (and the thread names). Returns 0 or an errno.
 /// Start-up only, before the timer runs.
 int initSampleTable();
 
 /// Adds Count samples (usually 1) of stack S taken on thread Tid that stand
-/// for WeightNs of time in all. Async-signal-safe (no malloc, locks or
-/// libc); lock-free; may run on several threads at once.
-void recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
-                  uint32_t Count = 1);
+/// for WeightNs of time in all. Returns the slot's index + 1, or 0 when
+/// dropped. Async-signal-safe (no malloc, locks or libc); lock-free; may
+/// run on several threads at once.
+uint32_t recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
+                      uint32_t Count = 1);
 
 /// Counts a sample whose stack was deeper than the shadow stack.
 /// Async-signal-safe; any thread.

@@ -25,6 +25,7 @@
 #include "spinelprof_native.h"
 #include "spinelprof_sample_table.h"
 #include "spinelprof_threads.h"
+#include "spinelprof_timeline.h"
 
 #include <atomic>
 #include <errno.h>
@@ -165,9 +166,12 @@ static uintptr_t programCounter(void *Context) {
 }
 
 /// Records the calling thread's stack, with the native function at Pc (0:
-/// none) as its leaf. Async-signal-safe; on T's own thread.
+/// none) as its leaf, and appends the record to the thread's timeline at
+/// DueNs, the instant it was due (cpu mode's weights are the writer's to
+/// share out, so its events carry none). Async-signal-safe; on T's own
+/// thread.
 static void recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
-                           uint32_t Count) {
+                           uint32_t Count, uint64_t DueNs) {
   nameThread(T);
   // The interrupted code is suspended, so its stack cannot change under
   // us; the fence pairs with the push's release store of depth (abi.h).
@@ -186,7 +190,9 @@ static void recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
       S.Leaf = Native;
     }
   }
-  recordSample(T.Tid, S, WeightNs, Count);
+  if (uint32_t Slot = recordSample(T.Tid, S, WeightNs, Count))
+    appendTimeline(T.Record, T.Tid, TimelineKind::Cpu, DueNs, Slot - 1, Count,
+                   Config.Wall ? WeightNs : 0);
 }
 
 /// Whether T's timer instant fell inside the last blocking call a wrapper
@@ -203,6 +209,7 @@ static bool dueWhileBlocked(const ThreadSlot &T) {
 /// do. Arms the next instant. Async-signal-safe; on T's thread.
 static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   bool Blocked = dueWhileBlocked(T);
+  uint64_t Due = T.DueNs;
   uint32_t Skipped = armTimer(T, T.DueNs, Now);
   if (Blocked)
     return;
@@ -210,7 +217,7 @@ static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   uint64_t Weight = Span > T.BlockedNs ? Span - T.BlockedNs : 0;
   T.LastWallNs = Now;
   T.BlockedNs = 0;
-  recordOwnStack(T, Pc, Weight, 1 + Skipped);
+  recordOwnStack(T, Pc, Weight, 1 + Skipped, Due);
 }
 
 /// Whether the signal interrupted a system call that was waiting: the
@@ -297,13 +304,13 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
     if (InWait)
       return notRunningInWait(T, Now);
     T.Backoff = 0;
-    recordOwnStack(T, Pc, PeriodNs, 1);
+    recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
     return;
   }
   CpuSince Since = readCpuSince(T, Now);
   if (!Blocked && Since.CpuSpan * 10 >= Since.WallSpan * 9) {
     T.Backoff = 0;
-    recordOwnStack(T, Pc, PeriodNs, 1);
+    recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
   }
   noteCpu(T, Since.Cpu);
 }
@@ -344,6 +351,7 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
 /// counted with the remainder carried. On T's thread, normal context.
 static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
                              uint64_t End) {
+  uint64_t FirstDue = T.DueNs;
   uint64_t Instants = 0;
   for (uint64_t Due = T.DueNs; Due <= End && Instants < 100000;
        Due += nextInterval(T)) {
@@ -359,7 +367,7 @@ static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
   uint64_t Count = T.InCallCredit >> 16;
   T.InCallCredit &= 0xffff;
   if (Count)
-    recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count));
+    recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count), FirstDue);
   noteCpu(T, Cpu);
 }
 
@@ -387,7 +395,8 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
   if (Count == 0)
     return;
   T.BlockCreditNs -= Count * PeriodNs;
-  recordOwnStack(T, 0, T.BlockCarryNs, uint32_t(Count));
+  // One event for the call, at its start.
+  recordOwnStack(T, 0, T.BlockCarryNs, uint32_t(Count), StartNs);
   T.BlockCarryNs = 0;
 }
 

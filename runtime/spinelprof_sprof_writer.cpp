@@ -10,7 +10,9 @@
 
 #include "spinelprof_io.h"
 #include "spinelprof_native_addresses.h"
+#include "spinelprof_scratch.h"
 #include "spinelprof_signal.h"
+#include "spinelprof_timeline.h"
 
 #include <string.h>
 
@@ -44,6 +46,10 @@ enum class SampleField {
 #define SPROF_SAMPLE_FIELD(Member, Key, Type, Profile, Tool) Member,
 #include "spinelprof/sprof_format.inc"
 };
+enum class TimelineField {
+#define SPROF_TIMELINE_FIELD(Member, Key, Type, Profile, Tool) Member,
+#include "spinelprof/sprof_format.inc"
+};
 
 /// One key of a record, from a row of sprof_format.inc.
 template <typename Field> struct FieldRow {
@@ -75,6 +81,11 @@ constexpr FieldRow<ThreadField> ThreadRows[] = {
 constexpr FieldRow<SampleField> SampleRows[] = {
 #define SPROF_SAMPLE_FIELD(Member, Key, Type, Profile, Tool)                   \
   {SampleField::Member, Key, SprofProfile::Profile},
+#include "spinelprof/sprof_format.inc"
+};
+constexpr FieldRow<TimelineField> TimelineRows[] = {
+#define SPROF_TIMELINE_FIELD(Member, Key, Type, Profile, Tool)                 \
+  {TimelineField::Member, Key, SprofProfile::Profile},
 #include "spinelprof/sprof_format.inc"
 };
 
@@ -299,6 +310,205 @@ static void writeSample(BufferedFile &File, const SprofContents &C,
   });
 }
 
+//===----------------------------------------------------------------------===//
+// The timeline
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A thread record with a log, for the writer's walk by thread.
+struct LogOwner {
+  uint32_t Tid, Record;
+};
+
+/// One thread's timeline: the snapshots of its records' logs (several
+/// when its tid was reused), oldest record first.
+struct ThreadTimeline {
+  static constexpr size_t MaxLogs = 16;
+  TimelineSnapshot Logs[MaxLogs];
+  size_t LogCount = 0;
+  uint64_t BucketNs = 0, Merged = 0, Missing = 0;
+};
+
+/// The profile's stacks, and per stack a running sum the columns that
+/// share a sample's totals out among its events need.
+struct TimelineContext {
+  const SprofContents &C;
+  uint64_t *Running; // Per stack; zero between columns.
+};
+} // namespace
+
+static int compareOwners(const void *PA, const void *PB) {
+  const auto *A = static_cast<const LogOwner *>(PA);
+  const auto *B = static_cast<const LogOwner *>(PB);
+  if (A->Tid != B->Tid)
+    return A->Tid < B->Tid ? -1 : 1;
+  return A->Record < B->Record ? -1 : A->Record > B->Record ? 1 : 0;
+}
+
+static TimelineKind timelineKind(ProfileType Type) {
+  return Type == ProfileType::Alloc ? TimelineKind::Alloc : TimelineKind::Cpu;
+}
+
+/// The stack event E names, or NoStack (its slot was not Ready when the
+/// stacks were collected: a flush).
+static uint32_t stackOf(const ProfileStacks &P, const TimelineEvent &E) {
+  return E.Slot < P.SlotCount ? P.StackOfSlot[E.Slot] : ProfileStacks::NoStack;
+}
+
+/// Calls Visit(Event, Stack) for each of T's events that names a stack.
+template <typename Visitor>
+static void forEachEvent(const ThreadTimeline &T, const ProfileStacks &P,
+                         Visitor Visit) {
+  for (size_t L = 0; L < T.LogCount; ++L)
+    for (size_t I = 0; I < T.Logs[L].Events; ++I) {
+      TimelineEvent E = T.Logs[L].event(I);
+      uint32_t Stack = stackOf(P, E);
+      if (Stack != ProfileStacks::NoStack)
+        Visit(E, Stack);
+    }
+}
+
+/// Event E's share of a total: Total * (the stack's running sum after E)
+/// / Of, less the same before E, so the shares of a stack's events add up
+/// to Total. Running holds the sum before E in Step's units.
+static uint64_t shareOf(uint64_t &Running, uint64_t Step, uint64_t Total,
+                        uint64_t Of) {
+  if (!Of)
+    return 0;
+  auto Part = [&](uint64_t Sum) {
+    return uint64_t((unsigned __int128)Total * Sum / Of);
+  };
+  uint64_t Before = Part(Running);
+  Running += Step;
+  return Part(Running) - Before;
+}
+
+/// Writes one column of T: F's value for each event.
+static void writeColumn(BufferedFile &File, const ThreadTimeline &T,
+                        TimelineField F, TimelineContext &X) {
+  const ProfileStacks &P = *X.C.Stacks;
+  bool Alloc = X.C.Type == ProfileType::Alloc, Wall = X.C.Run->Wall;
+  uint64_t Previous = 0;
+  bool First = true;
+  File.write("[");
+  forEachEvent(T, P, [&](const TimelineEvent &E, uint32_t Stack) {
+    const StackRecord &S = P.Stacks[Stack];
+    uint64_t Value = 0;
+    switch (F) {
+    case TimelineField::TimeNs:
+      Value = E.TimeNs > Previous ? E.TimeNs - Previous : 0;
+      Previous = E.TimeNs > Previous ? E.TimeNs : Previous;
+      break;
+    case TimelineField::Sample: Value = Stack; break;
+    case TimelineField::Count:
+      // Allocation events count 1/256 objects: rounded so that a stack's
+      // events add up to its objects.
+      Value = Alloc ? shareOf(X.Running[Stack], E.Count, 1, 256) : E.Count;
+      break;
+    case TimelineField::WeightNs:
+      // Cpu mode: the sample's weight is its thread's CPU time shared
+      // out by counts (collectStacks); its events share it out the same.
+      Value = Wall ? E.Weight
+                   : shareOf(X.Running[Stack], E.Count, S.WeightNs, S.Count);
+      break;
+    case TimelineField::Bytes: Value = E.Weight; break;
+    default: break;
+    }
+    File.write(First ? "" : ",");
+    File.writeUnsigned(Value);
+    First = false;
+  });
+  File.write("]");
+  forEachEvent(T, P, [&](const TimelineEvent &, uint32_t Stack) {
+    X.Running[Stack] = 0;
+  });
+}
+
+/// One entry of "timeline": thread Tid's events, in time order.
+static void writeThreadTimeline(BufferedFile &File, uint32_t Tid,
+                                const ThreadTimeline &T, TimelineContext &X) {
+  uint64_t Unnamed = 0;
+  for (size_t L = 0; L < T.LogCount; ++L)
+    for (size_t I = 0; I < T.Logs[L].Events; ++I)
+      if (stackOf(*X.C.Stacks, T.Logs[L].event(I)) == ProfileStacks::NoStack)
+        ++Unnamed;
+  writeRecord(File, TimelineRows, X.C.Type, OneLine, [&](TimelineField F) {
+    switch (F) {
+    case TimelineField::Run: break; // A profile of one run has none.
+    case TimelineField::Thread: File.writeUnsigned(Tid); break;
+    case TimelineField::BucketNs: File.writeUnsigned(T.BucketNs); break;
+    case TimelineField::Merged: File.writeUnsigned(T.Merged); break;
+    case TimelineField::Missing: File.writeUnsigned(T.Missing + Unnamed); break;
+    default: writeColumn(File, T, F, X); break;
+    }
+  });
+}
+
+/// Snapshots the logs of Owners[First, Last) (one thread's) into T.
+static void snapshotThread(const LogOwner *Owners, size_t First, size_t Last,
+                           TimelineKind Kind, ThreadTimeline &T) {
+  for (size_t K = First; K < Last; ++K) {
+    TimelineSnapshot &S = T.Logs[T.LogCount];
+    if (T.LogCount == ThreadTimeline::MaxLogs ||
+        !snapshotTimeline(Owners[K].Record, Kind, S))
+      continue;
+    ++T.LogCount;
+    T.BucketNs = S.BucketNs > T.BucketNs ? S.BucketNs : T.BucketNs;
+    T.Merged += S.Merged;
+    T.Missing += S.Missing;
+  }
+}
+
+/// The thread records with logs of Kind, by thread; returns how many.
+static size_t listLogOwners(TimelineKind Kind, LogOwner *Owners) {
+  size_t N = 0;
+  for (uint32_t R = 1, Limit = timelineRecordLimit(); R <= Limit; ++R)
+    if (uint32_t Tid = timelineTid(R, Kind))
+      Owners[N++] = {Tid, R};
+  sortBy(Owners, N, compareOwners);
+  return N;
+}
+
+/// "timeline": for each thread of the profile (ascending, as "threads")
+/// with a log, its events.
+static void writeTimeline(BufferedFile &File, const SprofContents &C) {
+  const ProfileStacks &P = *C.Stacks;
+  TimelineKind Kind = timelineKind(C.Type);
+  uint32_t Limit = timelineRecordLimit();
+  auto *Owners =
+      static_cast<LogOwner *>(scratchAlloc((Limit + 1) * sizeof(LogOwner)));
+  auto *Running = static_cast<uint64_t *>(
+      scratchAlloc((P.StackCount + 1) * sizeof(uint64_t)));
+  auto *T = static_cast<ThreadTimeline *>(scratchAlloc(sizeof(ThreadTimeline)));
+  size_t OwnerCount = Owners && Running && T ? listLogOwners(Kind, Owners) : 0;
+  if (Running)
+    memset(Running, 0, (P.StackCount + 1) * sizeof(uint64_t));
+  TimelineContext X = {C, Running};
+  bool Any = false;
+  File.write("[");
+  for (size_t I = 0, K = 0; I < P.TidCount; ++I) {
+    while (K < OwnerCount && Owners[K].Tid < P.Tids[I])
+      ++K;
+    size_t End = K;
+    while (End < OwnerCount && Owners[End].Tid == P.Tids[I])
+      ++End;
+    if (End == K)
+      continue;
+    *T = ThreadTimeline();
+    snapshotThread(Owners, K, End, Kind, *T);
+    File.write(Any ? ",\n    " : "\n    ");
+    writeThreadTimeline(File, P.Tids[I], *T, X);
+    Any = true;
+    for (size_t L = 0; L < T->LogCount; ++L)
+      scratchFree(T->Logs[L].Words);
+    K = End;
+  }
+  File.write(Any ? "\n  ]" : "]");
+  scratchFree(T);
+  scratchFree(Running);
+  scratchFree(Owners);
+}
+
 /// The values of the lists at the top level.
 static void writeTopList(BufferedFile &File, TopField F,
                          const SprofContents &C) {
@@ -316,7 +526,7 @@ static void writeTopList(BufferedFile &File, TopField F,
     writeList(File, P.StackCount,
               [&](size_t I) { writeSample(File, C, P.Stacks[I]); });
     break;
-  case TopField::Timeline: writeList(File, 0, [](size_t) {}); break;
+  case TopField::Timeline: writeTimeline(File, C); break;
   default: break; // "runs": a profile of one run has none.
   }
 }

@@ -25,9 +25,9 @@ struct SprofContents {
   const ProfileStacks *Stacks;
 };
 
-/// Writes a version-3 .sprof (sprof_format.inc's NativeAddresses). A
-/// writeOutput body: Contents is a
-/// SprofContents. Async-signal-safe.
+/// Writes a version-4 .sprof (sprof_format.inc's Timeline: native
+/// addresses and each thread's timeline). A writeOutput body: Contents is
+/// a SprofContents. Async-signal-safe.
 void writeSprofFile(BufferedFile &File, const void *Contents);
 
 } // namespace spinelprof

@@ -366,6 +366,8 @@ class Bench:
             env['SPINEL_PROFILE'] = self.path('run', 'profile.folded')
             env['SPINEL_PROFILE_HZ'] = str(self.args.hz)
             env['SPINEL_PROFILE_QUIET'] = '1'
+            if self.args.timeline_mb is not None:
+                env['SPINEL_PROFILE_TIMELINE_MB'] = str(self.args.timeline_mb)
         return env
 
     def run_programs(self, progs, variants):
@@ -626,6 +628,8 @@ class Bench:
             env['SPINEL_PROFILE'] = self.spinel_profile(bench, v)
             env['SPINEL_PROFILE_HZ'] = str({'on100': 100, 'on1k': 1000, 'ongp': self.gp_hz}[kind])
             env['SPINEL_PROFILE_QUIET'] = '1'
+            if self.args.timeline_mb is not None:
+                env['SPINEL_PROFILE_TIMELINE_MB'] = str(self.args.timeline_mb)
         return env
 
     def spinel_profile(self, bench, v):
@@ -914,6 +918,9 @@ def main():
     ap.add_argument('--quick', action='store_true', help='small sizes, 2 rounds, 5k-line compile: proves it works (CI)')
     ap.add_argument('--rounds', type=int, help='interleaved rounds (default 7, --quick 2)')
     ap.add_argument('--hz', type=int, default=1000, help='sampling rate of the "on" variant')
+    ap.add_argument('--timeline-mb', type=int, metavar='N',
+                    help='SPINEL_PROFILE_TIMELINE_MB for the profiled variants (0: no timeline; '
+                         'default: the runtime\'s)')
     ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
     ap.add_argument('--baseline', metavar='DIR',
                     help='also the variant base: spinel-prof cc of the spinelprof build in DIR')

@@ -7,7 +7,8 @@ usage: check_sprof.py FOLDED [--sprof PATH]
 Fails (exit 1, message on stderr) on any violation: a missing or mistyped
 key, a folded line that does not parse, sample counts that do not add up,
 stack indexes out of range, folded.bytes not the folded file's size, a
-frame listed twice or never used. On success prints, one per line:
+frame listed twice or never used, a "timeline" entry whose columns
+differ in length or whose sample indexes are not its thread's. On success prints, one per line:
   ok: N samples, N stacks, N frames, N threads
   pid: N
   command: ["ARG", ...]
@@ -37,6 +38,31 @@ REQUIRED = {
     'samples': list, 'timeline': list,
 }
 KINDS = {'user', 'block', 'runtime', 'gc', 'synthetic'}
+
+
+TIMELINE_KEYS = ('thread', 'bucket_ns', 'merged', 'missing', 'time_ns',
+                 'sample', 'count', 'weight_ns')
+
+
+def check_timeline(sprof, p, tids):
+    """The "timeline" list: one entry per sampled thread at most, in
+    ascending order, its columns of equal length, every time delta >= 0,
+    every "sample" index one of that thread's samples."""
+    previous = None
+    for e in p['timeline']:
+        if list(e) != list(TIMELINE_KEYS):
+            fail(f'{sprof}: timeline entry keys {list(e)}')
+        tid = e['thread']
+        if tid not in tids or (previous is not None and tid <= previous):
+            fail(f'{sprof}: timeline thread {tid} not a sampled thread in order')
+        previous = tid
+        n = len(e['time_ns'])
+        for k in TIMELINE_KEYS[4:]:
+            if len(e[k]) != n or not all(isinstance(v, int) and v >= 0 for v in e[k]):
+                fail(f'{sprof}: timeline of {tid}: bad column {k}')
+        for i in e['sample']:
+            if i >= len(p['samples']) or p['samples'][i]['thread'] != tid:
+                fail(f'{sprof}: timeline of {tid}: sample index {i} not its own')
 
 
 def main():
@@ -140,6 +166,7 @@ def main():
         if t.get('samples') != sum(s['count'] for s in mine) or \
                 t.get('weight_ns') != sum(s['weight_ns'] for s in mine):
             fail(f'{sprof}: thread {t} does not add up its samples')
+    check_timeline(sprof, p, tids)
 
     print(f'ok: {total} samples, {len(p["samples"])} stacks, {len(frames)} frames, {len(tids)} threads')
     print(f'pid: {p["pid"]}')
