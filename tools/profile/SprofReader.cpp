@@ -368,7 +368,92 @@ public:
     }
   }
 
+  /// Version 4's "timeline": each thread's events, columns of one length,
+  /// times made absolute. Allocation profiles: "bytes" is the event's
+  /// Count and "count" its objects, as in "samples".
+  void readTimelines(const Json &Root, size_t RunCount, ProfileKind Kind,
+                     const std::vector<Sample> &Samples,
+                     std::vector<ThreadTimeline> &Timelines) const {
+    const Json *List = optional(Root, sprof::key::Timeline);
+    if (!List)
+      return;
+    array(*List, sprof::key::Timeline);
+    for (size_t I = 0; I < List->size(); ++I) {
+      std::string Prefix = fmt::format("{}[{}]", sprof::key::Timeline, I);
+      const Json &Entry = object((*List)[I], Prefix);
+      Prefix += '.';
+      Timelines.push_back(readTimeline(Entry, Prefix, RunCount, Kind, Samples));
+      for (size_t J = 0; J + 1 < Timelines.size(); ++J)
+        if (Timelines[J].Run == Timelines.back().Run && Timelines[J].Tid == Timelines.back().Tid)
+          fail(Prefix + sprof::timeline_key::Thread,
+               fmt::format("thread {} already has a timeline ({}[{}])", Timelines.back().Tid,
+                           sprof::key::Timeline, J));
+    }
+  }
+
 private:
+  // One column of a timeline entry: an array of non-negative integers of
+  // Length elements (Length unset: the first column sets it).
+  std::vector<uint64_t> readColumn(const Json &Entry, const char *Key, const std::string &Prefix,
+                                   std::optional<size_t> &Length) const {
+    const Json &Column = array(require(Entry, Key, Prefix), Prefix + Key);
+    if (Length && Column.size() != *Length)
+      fail(Prefix + Key, fmt::format("has {} elements, \"{}\" has {}", Column.size(),
+                                     sprof::timeline_key::TimeNs, *Length));
+    Length = Column.size();
+    std::vector<uint64_t> Values;
+    Values.reserve(Column.size());
+    for (size_t J = 0; J < Column.size(); ++J)
+      Values.push_back(unsignedInteger(Column[J], fmt::format("{}{}[{}]", Prefix, Key, J)));
+    return Values;
+  }
+
+  ThreadTimeline readTimeline(const Json &Entry, const std::string &Prefix, size_t RunCount,
+                              ProfileKind Kind, const std::vector<Sample> &Samples) const {
+    namespace key = sprof::timeline_key;
+    ThreadTimeline T;
+    T.Run = runIndex(Entry, Prefix, RunCount);
+    T.Tid = integer(require(Entry, key::Thread, Prefix), Prefix + key::Thread);
+    if (const Json *V = optional(Entry, key::BucketNs))
+      T.BucketNs = unsignedInteger(*V, Prefix + key::BucketNs);
+    if (const Json *V = optional(Entry, key::Merged))
+      T.Merged = unsignedInteger(*V, Prefix + key::Merged);
+    if (const Json *V = optional(Entry, key::Missing))
+      T.Missing = unsignedInteger(*V, Prefix + key::Missing);
+    std::optional<size_t> Length;
+    std::vector<uint64_t> Times = readColumn(Entry, key::TimeNs, Prefix, Length);
+    std::vector<uint64_t> Indexes = readColumn(Entry, key::Sample, Prefix, Length);
+    bool Alloc = Kind == ProfileKind::Alloc;
+    std::vector<uint64_t> Counts = readColumn(Entry, Alloc ? key::Bytes : key::Count, Prefix, Length);
+    // The second value column is optional, as a sample's objects or weight.
+    const char *SecondKey = Alloc ? key::Count : key::WeightNs;
+    std::vector<uint64_t> Second;
+    if (optional(Entry, SecondKey))
+      Second = readColumn(Entry, SecondKey, Prefix, Length);
+    uint64_t Time = 0;
+    T.Events.resize(Times.size());
+    for (size_t J = 0; J < Times.size(); ++J) {
+      if (Times[J] > UINT64_MAX - Time)
+        fail(fmt::format("{}{}[{}]", Prefix, key::TimeNs, J), "time overflows 64 bits");
+      Time += Times[J]; // Delta-encoded: each from the previous.
+      std::string SampleKey = fmt::format("{}{}[{}]", Prefix, key::Sample, J);
+      if (Indexes[J] >= Samples.size())
+        fail(SampleKey, fmt::format("sample index {} is out of range (\"samples\" has {} entries)",
+                                    Indexes[J], Samples.size()));
+      const Sample &S = Samples[Indexes[J]];
+      if (S.Thread != T.Tid || S.Run != T.Run)
+        fail(SampleKey, fmt::format("sample {} is thread {}'s, not this timeline's thread {}",
+                                    Indexes[J], S.Thread, T.Tid));
+      TimelineEvent &E = T.Events[J];
+      E.TimeNs = Time;
+      E.Sample = static_cast<uint32_t>(Indexes[J]);
+      E.Count = Counts[J];
+      if (!Second.empty())
+        (Alloc ? E.Objects : E.WeightNs) = Second[J];
+    }
+    return T;
+  }
+
   std::string Path;
 };
 
@@ -422,6 +507,8 @@ Profile parseSprofText(std::string_view Text, const std::string &Path) {
   V.readFrames(Root, Result.Frames);
   V.readThreads(Root, RunCount, Result.Threads);
   V.readSamples(Root, Result.Frames.size(), RunCount, Result.Kind, Result.Samples);
+  if (Version >= sprof::VersionTimeline)
+    V.readTimelines(Root, RunCount, Result.Kind, Result.Samples, Result.Timelines);
   return Result;
 }
 
