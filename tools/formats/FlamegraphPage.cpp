@@ -207,9 +207,12 @@ std::string encodeTimelineEvents(const Profile &P, const ThreadTimeline &TL,
 }
 
 // The profile's timeline for the strip (see "timeline" in page.html), or
-// null when it has none. ThreadOf names a (run, tid)'s index in "threads".
+// null when it has none; each thread's events go to Events, in the order of
+// the JSON's rows (the page reads them from their own element after its
+// code, as it does the tree, so they do not delay the first paint).
+// ThreadOf names a (run, tid)'s index in "threads".
 template <typename ThreadIndexFn>
-Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf) {
+Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf, std::vector<std::string> &Events) {
   if (P.Timelines.empty())
     return nullptr;
   std::string Kinds;
@@ -219,14 +222,13 @@ Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf) {
   Json Rows = Json::array();
   uint64_t EndUnits = 0;
   for (const ThreadTimeline &TL : P.Timelines) {
-    uint64_t Events = 0;
-    std::string Data = encodeTimelineEvents(P, TL, EndUnits, Events);
+    uint64_t Count = 0;
+    Events.push_back(encodeTimelineEvents(P, TL, EndUnits, Count));
     Rows.push_back({{"thread", ThreadOf(TL.Run, TL.Tid)},
                     {"bucket_ns", TL.BucketNs},
                     {"merged", TL.Merged},
                     {"missing", TL.Missing},
-                    {"events", Events},
-                    {"data", std::move(Data)}});
+                    {"events", Count}});
   }
   if (P.Metadata.DurationNs && P.Runs.empty())
     EndUnits = std::max(EndUnits, *P.Metadata.DurationNs / TimelineUnitNs);
@@ -234,8 +236,9 @@ Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf) {
           {"threads", std::move(Rows)}};
 }
 
-// The profile as the page's JSON (see "data" in page.html).
-Json profileJson(const Profile &P, const CallTree &T) {
+// The profile as the page's JSON (see "data" in page.html); a timeline's
+// events, per thread, go to TimelineEvents.
+Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &TimelineEvents) {
   Json Frames;
   Json Names = Json::array(), CNames = Json::array(), Kinds = Json::array(),
        Files = Json::array(), Lines = Json::array();
@@ -297,9 +300,9 @@ Json profileJson(const Profile &P, const CallTree &T) {
     Data["weights"] = std::move(Weights);
   if (P.Kind == ProfileKind::Alloc)
     Data["unit"] = "bytes allocated";
-  Json Timeline = timelineJson(P, [&](uint32_t Run, int64_t Tid) {
-    return ThreadIndex[std::make_pair(Run, Tid)];
-  });
+  Json Timeline = timelineJson(
+      P, [&](uint32_t Run, int64_t Tid) { return ThreadIndex[std::make_pair(Run, Tid)]; },
+      TimelineEvents);
   if (!Timeline.is_null())
     Data["timeline"] = std::move(Timeline);
   return Data;
@@ -320,7 +323,20 @@ std::string scriptSafeJson(const Json &J) {
   return Out;
 }
 
-std::string fillTemplate(const std::string &Title, const Json &Data, const CallTree &T) {
+// The timeline's element: each thread's events, '.' between threads (not
+// in the varint alphabet); nothing at all for a profile without a timeline,
+// whose page stays as it was.
+std::string timelineElement(const std::vector<std::string> &Events) {
+  if (Events.empty())
+    return "";
+  std::string Out = "<script id=\"profile-timeline\" type=\"text/plain\">";
+  for (size_t I = 0; I < Events.size(); ++I)
+    Out += (I ? "." : "") + Events[I];
+  return Out + "</script>\n";
+}
+
+std::string fillTemplate(const std::string &Title, const Json &Data, const CallTree &T,
+                         const std::vector<std::string> &TimelineEvents) {
   std::string Page = PageTemplate;
   // Keys in page order, each searched after the previous value, so the
   // profile's own text is never searched for a key.
@@ -332,6 +348,7 @@ std::string fillTemplate(const std::string &Title, const Json &Data, const CallT
   };
   ReplaceNext("@@TITLE@@", escapeHtml(Title));
   ReplaceNext("@@DATA@@", scriptSafeJson(Data));
+  ReplaceNext("@@TIMELINE@@", timelineElement(TimelineEvents));
   ReplaceNext("@@TREE@@", encodeTree(T.Depth, T.FrameOf));
   return Page;
 }
@@ -355,7 +372,8 @@ std::string escapeHtml(const std::string &Text) {
 
 std::string renderFlamegraphPage(const Profile &P, const FlamegraphOptions &Options) {
   CallTree T = buildCallTree(P);
-  Json Data = profileJson(P, T);
+  std::vector<std::string> TimelineEvents;
+  Json Data = profileJson(P, T, TimelineEvents);
   Data["mode"] = "flame";
   Data["icicle"] = Options.Icicle;
   std::string Title = Options.Title.empty() ? P.SourcePath : Options.Title;
@@ -367,14 +385,17 @@ std::string renderFlamegraphPage(const Profile &P, const FlamegraphOptions &Opti
     Above = std::strtoull(Env, nullptr, 10);
   if (T.Depth.size() > Above)
     Data["summary"] = summaryJson(P, T);
-  return fillTemplate(Title, Data, T);
+  return fillTemplate(Title, Data, T, TimelineEvents);
 }
 
 std::string renderDiffPage(const Profile &Before, const Profile &After,
                            const FlamegraphOptions &Options) {
   CallTree T = buildCallTree(After);
-  Json Data = profileJson(After, T);
-  Data.erase("timeline"); // a comparison has no one time axis
+  std::vector<std::string> TimelineEvents;
+  Json Data = profileJson(After, T, TimelineEvents);
+  // A comparison has no one time axis.
+  Data.erase("timeline");
+  TimelineEvents.clear();
 
   // Before's totals by name path, looked up along After's tree: a frame is
   // "the same" in both when its whole path of names from the root is.
@@ -428,7 +449,7 @@ std::string renderDiffPage(const Profile &Before, const Profile &After,
                           ? Before.SourcePath + " \u2192 " + After.SourcePath
                           : Options.Title;
   Data["title"] = Title;
-  return fillTemplate(Title, Data, T);
+  return fillTemplate(Title, Data, T, TimelineEvents);
 }
 
 } // namespace spinelprof

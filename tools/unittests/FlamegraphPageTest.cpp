@@ -1,8 +1,8 @@
 //===- FlamegraphPageTest.cpp - Unit tests of the page's timeline data ----===//
 //
 // The flamegraph page embeds a profile's timeline (Profile::Timelines) for
-// its strip: per thread the events as varint text, per sample the class of
-// its leaf frame. These build profiles in memory, so they check the page's
+// its strip: per thread the events as varint text (in their own element),
+// per sample the class of its leaf frame. These build profiles in memory, so they check the page's
 // data whatever reads .sprof files: the events decode back to the profile's
 // (times in microseconds, samples, counts), out-of-order events are sorted,
 // and a profile or a diff page without a timeline carries none. GoogleTest.
@@ -29,6 +29,24 @@ Json pageData(const std::string &Page) {
   Begin += Open.size();
   size_t End = Page.find("</script>", Begin);
   return Json::parse(Page.substr(Begin, End - Begin));
+}
+
+// Each thread's events: the profile-timeline element's text, split at '.'.
+std::vector<std::string> pageEvents(const std::string &Page) {
+  const std::string Open = "<script id=\"profile-timeline\" type=\"text/plain\">";
+  size_t Begin = Page.find(Open);
+  if (Begin == std::string::npos)
+    return {};
+  Begin += Open.size();
+  std::string Text = Page.substr(Begin, Page.find("</script>", Begin) - Begin);
+  std::vector<std::string> Out{""};
+  for (char C : Text) {
+    if (C == '.')
+      Out.emplace_back();
+    else
+      Out.back() += C;
+  }
+  return Out;
 }
 
 struct Decoded {
@@ -95,7 +113,10 @@ Profile twoThreadProfile() {
 
 TEST(FlamegraphPageTimeline, EmbedsEventsAndKinds) {
   Profile P = twoThreadProfile();
-  Json D = pageData(renderFlamegraphPage(P, {}));
+  std::string Page = renderFlamegraphPage(P, {});
+  Json D = pageData(Page);
+  std::vector<std::string> Events = pageEvents(Page);
+  ASSERT_EQ(Events.size(), 2u);
   ASSERT_TRUE(D.contains("timeline"));
   const Json &TL = D["timeline"];
   EXPECT_EQ(TL["unit_ns"], 1000);
@@ -105,7 +126,7 @@ TEST(FlamegraphPageTimeline, EmbedsEventsAndKinds) {
   const Json &Main = TL["threads"][0];
   EXPECT_EQ(D["threads"][Main["thread"].get<size_t>()]["tid"], 10);
   EXPECT_EQ(Main["events"], 5);
-  std::vector<Decoded> E = decodeEvents(Main["data"]);
+  std::vector<Decoded> E = decodeEvents(Events[0]);
   ASSERT_EQ(E.size(), 5u);
   EXPECT_EQ(E[0].Time, 1u);
   EXPECT_EQ(E[1].Time, 2500u);
@@ -119,7 +140,7 @@ TEST(FlamegraphPageTimeline, EmbedsEventsAndKinds) {
   EXPECT_EQ(Worker["bucket_ns"], 1000000);
   EXPECT_EQ(Worker["merged"], 3);
   EXPECT_EQ(Worker["missing"], 1);
-  std::vector<Decoded> W = decodeEvents(Worker["data"]);
+  std::vector<Decoded> W = decodeEvents(Events[1]);
   ASSERT_EQ(W.size(), 2u);
   EXPECT_EQ(W[0].Time, 1000u);
   EXPECT_EQ(W[0].Sample, 3u);
@@ -138,11 +159,12 @@ TEST(FlamegraphPageTimeline, EventsOfDroppedSamplesAreLeftOut) {
 TEST(FlamegraphPageTimeline, NoneWithoutATimeline) {
   Profile P = twoThreadProfile();
   P.Timelines.clear();
-  Json D = pageData(renderFlamegraphPage(P, {}));
-  EXPECT_FALSE(D.contains("timeline"));
-  Profile After = twoThreadProfile();
-  Json Diff = pageData(renderDiffPage(twoThreadProfile(), After, {}));
-  EXPECT_FALSE(Diff.contains("timeline"));
+  std::string Page = renderFlamegraphPage(P, {});
+  EXPECT_FALSE(pageData(Page).contains("timeline"));
+  EXPECT_EQ(Page.find("id=\"profile-timeline\""), std::string::npos);
+  std::string Diff = renderDiffPage(twoThreadProfile(), twoThreadProfile(), {});
+  EXPECT_FALSE(pageData(Diff).contains("timeline"));
+  EXPECT_EQ(Diff.find("id=\"profile-timeline\""), std::string::npos);
 }
 
 } // namespace

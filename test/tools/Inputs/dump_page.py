@@ -45,19 +45,25 @@ def varint_reader(text):
     return varint, lambda: pos == len(text)
 
 
-def print_timeline(d, stack_of):
+def print_timeline(page, d, stack_of):
     tl = d["timeline"]
+    e = re.search(r'</script>\n<script id="profile-timeline" type="text/plain">([A-Za-z0-9_.-]*)</script>\n<script id="profile-tree"', page)
+    if not e:
+        fail("no profile-timeline script (URL-safe base64 and '.') between the code and the tree")
+    events = e.group(1).split(".")
+    if len(events) != len(tl["threads"]):
+        fail("%d threads' events for %d timeline rows" % (len(events), len(tl["threads"])))
     kinds = tl["kinds"]
     n = len(d["samples"]) // 3
     if len(kinds) != n or set(kinds) - set("0123"):
         fail("timeline kinds %r do not class the %d samples" % (kinds, n))
     print("timeline: unit_ns %d end %d kinds %s" % (tl["unit_ns"], tl["end"], kinds))
     summed = [0] * n
-    for row in tl["threads"]:
+    for row, data in zip(tl["threads"], events):
         thread = d["threads"][row["thread"]]
         print("  thread %d %s: %d events, bucket_ns %d merged %d missing %d" % (
             thread["tid"], thread["name"], row["events"], row["bucket_ns"], row["merged"], row["missing"]))
-        varint, done = varint_reader(row["data"])
+        varint, done = varint_reader(data)
         time = 0
         for _ in range(row["events"]):
             time += varint()
@@ -116,8 +122,9 @@ def main():
     for bad in (r"https?://", r"@import", r"<script[^>]+src=", r"<link(?![^>]*href=\"data:,\")[^>]*href="):
         if re.search(bad, page, re.I):
             fail("page is not self-contained: matches %r" % bad)
-    if len(re.findall(r"<script", page)) != 3 or len(re.findall(r"</script", page, re.I)) != 3:
-        fail("expected exactly three script elements (data, code, tree)")
+    scripts = 4 if 'id="profile-timeline"' in page else 3
+    if len(re.findall(r"<script", page)) != scripts or len(re.findall(r"</script", page, re.I)) != scripts:
+        fail("expected exactly the template's script elements (data, code, [timeline,] tree)")
     t = re.search(r'<script id="profile-tree" type="text/plain">([A-Za-z0-9_-]*)</script>\s*</body>', page)
     if not t:
         fail("no profile-tree script (URL-safe base64 only) at the end of the body")
@@ -160,7 +167,7 @@ def main():
                 names.append(fr["name"][frame[node]])
                 node = parent[node]
             return ";".join(reversed(names))
-        print_timeline(d, stack_of)
+        print_timeline(page, d, stack_of)
     if "summary" in d:
         sm = d["summary"]
         total = [0] * len(parent)

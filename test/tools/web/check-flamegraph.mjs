@@ -55,12 +55,12 @@ try {
     const m = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime.toFixed(0) : "-"; };
     const nav = performance.getEntriesByType("navigation")[0];
     return { html: nav.responseEnd.toFixed(0), script: m("spinelprof-script"), parsed: m("spinelprof-parsed"),
-             summary: m("spinelprof-summary"), decoded: m("spinelprof-decoded"), self: m("spinelprof-self"),
+             summary: m("spinelprof-summary"), decoded: m("spinelprof-decoded"), timeline: m("spinelprof-timeline"), self: m("spinelprof-self"),
              built: m("spinelprof-built"), drawn: m("spinelprof-drawn"), nodes: window.spinelprof.tree().n,
              firstPaint: window.spinelprofFirstPaint, ready: window.spinelprofReady };
   });
   console.log(`phases (ms): html loaded ${phases.html}, script starts ${phases.script}, JSON parsed ${phases.parsed}, ` +
-              `summary drawn ${phases.summary}, whole tree decoded ${phases.decoded}, self ${phases.self}, ` +
+              `summary drawn ${phases.summary}, whole tree decoded ${phases.decoded}, timeline decoded ${phases.timeline}, self ${phases.self}, ` +
               `tree built ${phases.built} (${phases.nodes} nodes), drawn ${phases.drawn}`);
   console.log(`first paint: ${phases.firstPaint.toFixed(0)} ms after navigation start; ` +
               `whole tree interactive: ${phases.ready.toFixed(0)} ms (wall ${Date.now() - start} ms)`);
