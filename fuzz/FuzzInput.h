@@ -44,6 +44,17 @@ inline void checkProfileShape(const Profile &P) {
   }
   for (const ThreadInfo &T : P.Threads)
     check(T.Run < Runs, "thread refers to a run that does not exist");
+  for (const ThreadTimeline &T : P.Timelines) {
+    check(T.Run < Runs, "timeline refers to a run that does not exist");
+    uint64_t Previous = 0;
+    for (const TimelineEvent &E : T.Events) {
+      check(E.Sample < P.Samples.size(), "timeline event refers to a missing sample");
+      check(P.Samples[E.Sample].Thread == T.Tid && P.Samples[E.Sample].Run == T.Run,
+            "timeline event refers to another thread's sample");
+      check(E.TimeNs >= Previous, "timeline events are not in time order");
+      Previous = E.TimeNs;
+    }
+  }
 }
 
 /// The profile in Text, or nullopt when the reader rejected it cleanly.

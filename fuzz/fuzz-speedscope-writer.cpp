@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (const Json &Prof : Profiles) {
     check(Prof["type"] == "sampled", "speedscope: profile type");
     check(Prof["name"].is_string(), "speedscope: profile name");
-    check(Prof["unit"] == "nanoseconds" || Prof["unit"] == "none", "speedscope: unit");
+    check(Prof["unit"] == "nanoseconds" || Prof["unit"] == "none" || Prof["unit"] == "bytes",
+          "speedscope: unit");
     const Json &Samples = Prof["samples"], &Weights = Prof["weights"];
     check(Samples.is_array() && Weights.is_array() && Samples.size() == Weights.size(),
           "speedscope: samples and weights differ in length");
@@ -56,7 +57,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       check(W.is_number_unsigned(), "speedscope: weight is not a number");
       Sum += W.get<uint64_t>();
     }
-    check(Sum == Prof["endValue"].get<uint64_t>(), "speedscope: weights do not sum to endValue");
+    // Laid end to end from startValue (a timeline's first event).
+    check(Sum == Prof["endValue"].get<uint64_t>() - Prof["startValue"].get<uint64_t>(),
+          "speedscope: weights do not sum to endValue - startValue");
     for (const Json &S : Samples) {
       check(S.is_array(), "speedscope: sample is not a stack");
       for (const Json &I : S)

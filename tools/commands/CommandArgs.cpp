@@ -3,6 +3,7 @@
 #include "FileIO.h"
 #include "ProfileInput.h"
 #include "ProfileTransforms.h"
+#include "TimelineTransforms.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -57,6 +58,9 @@ ParsedArgs parseCommandArgs(const std::string &Command, const std::vector<std::s
     }
     throw UsageError(Command, "unknown option '" + Arg + "'");
   }
+  // A bad --time is a usage error before any PROFILE is read.
+  if (auto Time = Out.get("--time"))
+    parseTimeRange(Command, "--time", *Time);
   return Out;
 }
 
@@ -91,6 +95,9 @@ void writeOutput(const std::optional<std::string> &Path, const std::string &Cont
 }
 
 Profile applySelection(const std::string &Command, Profile P, const ParsedArgs &Args) {
+  // The stretch of time first: it rebuilds the samples the rest selects from.
+  if (auto Time = Args.get("--time"))
+    P = selectTimeRange(P, parseTimeRange(Command, "--time", *Time));
   if (auto Thread = Args.get("--thread"))
     P = selectThread(P, *Thread);
   if (auto Focus = Args.get("--focus"))

@@ -61,7 +61,7 @@ Profile readProfileArg(const std::string &Path);
 /// Writes Contents to Path ("-" or none: standard output) atomically.
 void writeOutput(const std::optional<std::string> &Path, const std::string &Contents);
 
-/// Applies the shared selection options (--thread, --focus,
+/// Applies the shared selection options (--time, --thread, --focus,
 /// --collapse-recursion) that are present in Args, in that order.
 Profile applySelection(const std::string &Command, Profile P, const ParsedArgs &Args);
 

@@ -13,7 +13,7 @@
 namespace spinelprof {
 
 int runConvertCommand(const std::vector<std::string> &Args) {
-  ParsedArgs A = parseCommandArgs("convert", Args, {"--to", "-o", "--thread", "--focus"},
+  ParsedArgs A = parseCommandArgs("convert", Args, {"--to", "-o", "--thread", "--focus", "--time"},
                                   {"--collapse-recursion", "--fold-runtime"});
   if (A.Help) {
     std::fputs(commandHelp("convert").c_str(), stdout);

@@ -13,7 +13,7 @@ namespace spinelprof {
 
 int runDiffCommand(const std::vector<std::string> &Args) {
   ParsedArgs A = parseCommandArgs("diff", Args,
-                                  {"-o", "--title", "--top", "--by", "--thread", "--focus"},
+                                  {"-o", "--title", "--top", "--by", "--thread", "--focus", "--time"},
                                   {"--text", "--icicle", "--collapse-recursion"});
   if (A.Help) {
     std::fputs(commandHelp("diff").c_str(), stdout);

@@ -9,7 +9,7 @@
 namespace spinelprof {
 
 int runFlamegraphCommand(const std::vector<std::string> &Args) {
-  ParsedArgs A = parseCommandArgs("flamegraph", Args, {"-o", "--title", "--thread", "--focus"},
+  ParsedArgs A = parseCommandArgs("flamegraph", Args, {"-o", "--title", "--thread", "--focus", "--time"},
                                   {"--icicle", "--collapse-recursion"});
   if (A.Help) {
     std::fputs(commandHelp("flamegraph").c_str(), stdout);

@@ -120,6 +120,11 @@ folded stacks on standard input.
 options:
   --top N          print the N costliest frames (default 20; 0 prints all)
   --by self|total  order by self (default) or total samples
+  --time FROM:TO   only the samples of that stretch of the run, in seconds
+                   from its start (decimals allowed; either side may be
+                   empty: 2:, :1.5): the timeline's events in [FROM, TO),
+                   a bucketed event by its bucket's start; needs a .sprof
+                   with a timeline (version 4)
   --thread ID      only the samples of one thread (a tid or a thread name;
                    in a merge of several runs, N:TID for run N's)
   --focus REGEX    only the samples with a frame whose name matches REGEX

@@ -17,6 +17,9 @@ namespace {
   "`-` for folded stacks on standard input.\n"
 
 #define SPINELPROF_SELECTION_OPTIONS                                             \
+  "  --time FROM:TO   only the stretch of the run from FROM to TO seconds\n"    \
+  "                   after its start (2:, :1.5, 0.5:3; events in [FROM, TO),\n" \
+  "                   a bucketed one by its bucket's start); needs a timeline\n" \
   "  --thread ID      only the samples of one thread (tid or thread name; in\n"   \
   "                   a merge of several runs, N:TID for run N's)\n"            \
   "  --focus REGEX    only the samples with a frame whose name matches REGEX\n" \
@@ -24,7 +27,8 @@ namespace {
 
 constexpr const char FlamegraphHelpText[] =
     "usage: spinel-prof flamegraph PROFILE [-o OUT.html] [--title TEXT] [--icicle]\n"
-    "                              [--thread ID] [--focus REGEX] [--collapse-recursion]\n"
+    "                              [--time FROM:TO] [--thread ID] [--focus REGEX]\n"
+    "                              [--collapse-recursion]\n"
     "\n"
     "Writes one self-contained HTML file (no network, no external scripts or\n"
     "fonts): a flamegraph with the root at the bottom (--icicle: at the top).\n"
@@ -48,7 +52,8 @@ constexpr const char FlamegraphHelpText[] =
 
 constexpr const char ConvertHelpText[] =
     "usage: spinel-prof convert PROFILE --to FORMAT [-o OUT] [--fold-runtime]\n"
-    "                           [--thread ID] [--focus REGEX] [--collapse-recursion]\n"
+    "                           [--time FROM:TO] [--thread ID] [--focus REGEX]\n"
+    "                           [--collapse-recursion]\n"
     "\n"
     "Writes PROFILE in another format (docs/formats.md):\n"
     "  pprof       gzipped profile.proto, for `go tool pprof` and continuous\n"
@@ -56,7 +61,9 @@ constexpr const char ConvertHelpText[] =
     "              sample types samples/count and, when every sample has a\n"
     "              weight, cpu/nanoseconds; thread_id/thread_name labels\n"
     "  speedscope  speedscope's file format: shared frames, one sampled\n"
-    "              profile per thread\n"
+    "              profile per thread; with a timeline, its samples in time\n"
+    "              order at their times from the run's start (Time Order\n"
+    "              shows the phases; gaps are idle)\n"
     "  folded      folded stacks (threads merged)\n"
     "  sprof       spinelprof's own JSON profile\n"
     "\n" SPINELPROF_PROFILE_ARG
@@ -84,7 +91,8 @@ constexpr const char DiffHelpText[] =
     "with the before and after shares in the tooltip. --text prints a table of\n"
     "the frames whose self (or --by total: total) share changed most.\n"
     "\n"
-    "BEFORE and AFTER are profiles as for `spinel-prof report` (at most one `-`).\n"
+    "BEFORE and AFTER are profiles as for `spinel-prof report` (at most one `-`);\n"
+    "--time and the other selections apply to both.\n"
     "\n"
     "options:\n"
     "  -o FILE          the output (default: standard output)\n"
@@ -106,7 +114,8 @@ constexpr const char MergeHelpText[] =
     "TID is N:TID). Frames are the same when name, C name, kind, file and\n"
     "line are; samples when run, thread and stack are. Counts, weights,\n"
     "dropped, truncated and CPU time are summed; the top-level command and\n"
-    "start are the first profile's; the duration is the longest.\n"
+    "start are the first profile's; the duration is the longest. Each run\n"
+    "keeps its timeline (a .sprof of version 4 is written when one has).\n"
     "\n"
     "Each PROFILE is as for `spinel-prof report` (at most one `-`).\n"
     "\n"

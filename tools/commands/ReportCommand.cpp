@@ -11,7 +11,7 @@
 namespace spinelprof {
 
 int runReportCommand(const std::vector<std::string> &Args) {
-  ParsedArgs A = parseCommandArgs("report", Args, {"--top", "--by", "-o", "--thread", "--focus"},
+  ParsedArgs A = parseCommandArgs("report", Args, {"--top", "--by", "-o", "--thread", "--focus", "--time"},
                                   {"--collapse-recursion", "--fold-runtime", "--all-frames"});
   if (A.Help) {
     std::fputs(commandHelp("report").c_str(), stdout);

@@ -63,9 +63,12 @@ std::optional<uint64_t> derivedSampleCount(const Profile &P) {
 // The Structure rows of sprof_format.inc: one function each.
 void putFormat(Json &Root, const char *Key, const Profile &) { Root[Key] = "spinelprof"; }
 
-// The later version only for what the first cannot say: several runs.
+// The later version only for what the first cannot say: a timeline
+// (version 4 reads runs too), else several runs.
 void putVersion(Json &Root, const char *Key, const Profile &P) {
-  Root[Key] = P.Runs.empty() ? sprof::VersionOneRun : sprof::VersionRuns;
+  Root[Key] = !P.Timelines.empty() ? sprof::VersionTimeline
+              : P.Runs.empty()     ? sprof::VersionOneRun
+                                   : sprof::VersionRuns;
 }
 
 void putKind(Json &Root, const char *Key, const Profile &P) {
@@ -142,8 +145,46 @@ void putSamples(Json &Root, const char *Key, const Profile &P) {
   Root[Key] = std::move(Samples);
 }
 
-/// The timeline is not written back yet.
-void putTimeline(Json &, const char *, const Profile &) {}
+/// Each thread's events as the runtime writes them: columns, times
+/// delta-encoded (the first from the run's start). Allocation profiles:
+/// "bytes" is the event's Count, "count" its objects, as in "samples".
+void putTimeline(Json &Root, const char *Key, const Profile &P) {
+  namespace key = sprof::timeline_key;
+  if (P.Timelines.empty())
+    return;
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  Json List = Json::array();
+  for (const ThreadTimeline &T : P.Timelines) {
+    Json Times = Json::array(), Samples = Json::array(), Counts = Json::array(),
+         Second = Json::array();
+    uint64_t Previous = 0;
+    for (const TimelineEvent &E : T.Events) {
+      Times.push_back(E.TimeNs - Previous);
+      Previous = E.TimeNs;
+      Samples.push_back(E.Sample);
+      Counts.push_back(E.Count);
+      Second.push_back(Alloc ? E.Objects : E.WeightNs);
+    }
+    Json J;
+    if (!P.Runs.empty())
+      J[key::Run] = T.Run;
+    J[key::Thread] = T.Tid;
+    J[key::BucketNs] = T.BucketNs;
+    J[key::Merged] = T.Merged;
+    J[key::Missing] = T.Missing;
+    J[key::TimeNs] = std::move(Times);
+    J[key::Sample] = std::move(Samples);
+    if (Alloc) {
+      J[key::Count] = std::move(Second);
+      J[key::Bytes] = std::move(Counts);
+    } else {
+      J[key::Count] = std::move(Counts);
+      J[key::WeightNs] = std::move(Second);
+    }
+    List.push_back(std::move(J));
+  }
+  Root[Key] = std::move(List);
+}
 
 } // namespace
 

@@ -5,12 +5,79 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 
 namespace spinelprof {
 
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// One "sampled" profile's stacks and weights, in the order speedscope
+/// lays them end to end from Start.
+struct SampledSeries {
+  Json Samples = Json::array();
+  Json Weights = Json::array();
+  uint64_t Start = 0;
+  uint64_t End = 0;
+};
+
+/// Without a timeline: the thread's stacks, each once, in the profile's
+/// order (speedscope's Time Order view is then no order of time).
+SampledSeries aggregatedSeries(const Profile &P, std::pair<uint32_t, int64_t> K, bool Weighted) {
+  SampledSeries Out;
+  for (const Sample &S : P.Samples) {
+    if (S.Thread != K.second || S.Run != K.first)
+      continue;
+    uint64_t W = Weighted ? *S.WeightNs : S.Count;
+    if (W == 0)
+      continue;
+    Out.Samples.push_back(S.Stack);
+    Out.Weights.push_back(W);
+    Out.End += W;
+  }
+  return Out;
+}
+
+/// A timeline: its events in time order. With CPU weights the axis is
+/// time from the run's start: an event of weight W ends at its time (a
+/// bucket's event starts at its time, the bucket's start), and
+/// the gaps between events (the thread not running) are idle, empty
+/// stacks, so the phases are where they happened. Else (allocation
+/// profiles: bytes; no weights: counts) events are laid end to end.
+SampledSeries timelineSeries(const Profile &P, const ThreadTimeline &T, bool Weighted) {
+  SampledSeries Out;
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  uint64_t At = 0; // Where the next event is laid.
+  for (const TimelineEvent &E : T.Events) {
+    uint64_t W = Weighted ? E.WeightNs : E.Count;
+    if (W == 0)
+      continue;
+    // A sample stands for the W before its time; a bucket's event is
+    // laid from its time, the bucket's start.
+    uint64_t Begin = T.BucketNs ? E.TimeNs : E.TimeNs - std::min(E.TimeNs, W);
+    if (Weighted && !Alloc && Begin > At) {
+      uint64_t Idle = Begin - At;
+      if (Out.Samples.empty())
+        Out.Start = At = Begin; // The profile starts at its first event.
+      else {
+        Out.Samples.push_back(Json::array());
+        Out.Weights.push_back(Idle);
+        At += Idle;
+      }
+    }
+    Out.Samples.push_back(P.Samples[E.Sample].Stack);
+    Out.Weights.push_back(W);
+    At += W;
+  }
+  Out.End = At;
+  return Out;
+}
+
+} // namespace
+
 std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
-  using Json = nlohmann::ordered_json;
   bool Alloc = P.Kind == ProfileKind::Alloc;
   bool Weighted = !Alloc && hasWeights(P);
   Json Root;
@@ -39,23 +106,13 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
     if (Names.emplace(Key{S.Run, S.Thread}, "").second)
       Order.push_back({S.Run, S.Thread});
 
+  std::map<Key, const ThreadTimeline *> Timelines;
+  for (const ThreadTimeline &T : P.Timelines)
+    Timelines[{T.Run, T.Tid}] = &T;
+
   Json Profiles = Json::array();
   for (const Key &K : Order) {
     int64_t Tid = K.second;
-    Json Samples = Json::array(), Weights = Json::array();
-    uint64_t End = 0;
-    for (const Sample &S : P.Samples) {
-      if (S.Thread != Tid || S.Run != K.first)
-        continue;
-      uint64_t W = Weighted ? *S.WeightNs : S.Count;
-      if (W == 0)
-        continue;
-      Samples.push_back(S.Stack);
-      Weights.push_back(W);
-      End += W;
-    }
-    if (Samples.empty())
-      continue;
     Json Prof;
     Prof["type"] = "sampled";
     std::string Name = Tid == UnknownThread ? "all samples"
@@ -65,10 +122,16 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
       Name = fmt::format("run {}: {}", K.first + 1, Name);
     Prof["name"] = Name;
     Prof["unit"] = Alloc ? "bytes" : Weighted ? "nanoseconds" : "none";
-    Prof["startValue"] = 0;
-    Prof["endValue"] = End;
-    Prof["samples"] = std::move(Samples);
-    Prof["weights"] = std::move(Weights);
+    auto It = Timelines.find(K);
+    SampledSeries Series = It != Timelines.end() && !It->second->Events.empty()
+                               ? timelineSeries(P, *It->second, Weighted)
+                               : aggregatedSeries(P, K, Weighted);
+    if (Series.Samples.empty())
+      continue;
+    Prof["startValue"] = Series.Start;
+    Prof["endValue"] = Series.End;
+    Prof["samples"] = std::move(Series.Samples);
+    Prof["weights"] = std::move(Series.Weights);
     Profiles.push_back(std::move(Prof));
   }
   if (Profiles.empty()) // speedscope needs a profile to show, even an empty one

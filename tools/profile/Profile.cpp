@@ -50,6 +50,7 @@ Profile headerOf(const Profile &P) {
   Out.Metadata = P.Metadata;
   Out.Runs = P.Runs;
   Out.Threads = P.Threads;
+  Out.Range = P.Range;
   return Out;
 }
 

@@ -93,6 +93,13 @@ struct ThreadTimeline {
   std::vector<TimelineEvent> Events; ///< In time order.
 };
 
+/// A stretch of every run (`--time FROM:TO`), in ns from the run's start;
+/// an unset side is open.
+struct TimeRange {
+  std::optional<uint64_t> FromNs;
+  std::optional<uint64_t> ToNs;
+};
+
 struct ThreadInfo {
   uint32_t Run = 0; ///< As Sample::Run: threads are keyed by (run, tid).
   int64_t Tid = 0;
@@ -151,6 +158,8 @@ struct Profile {
   /// indexes Samples, so a transform that renumbers Samples renumbers
   /// these or clears them.
   std::vector<ThreadTimeline> Timelines;
+  /// Set when the samples are those of a stretch of the run (`--time`).
+  std::optional<TimeRange> Range;
 
   /// Sum of Sample::Count over all samples.
   uint64_t totalCount() const;

@@ -1,5 +1,6 @@
 //===- ProfileTransforms.cpp - Profile -> Profile filters and merging -----===//
 #include "ProfileTransforms.h"
+#include "TimelineTransforms.h"
 #include "ToolError.h"
 
 #include <fmt/format.h>
@@ -18,6 +19,18 @@ Profile withoutSamples(const Profile &P) {
   Profile Out = headerOf(P);
   Out.Frames = P.Frames;
   return Out;
+}
+
+// The samples of P that Keep accepts into Out, with the timelines' events
+// of those samples.
+template <typename Predicate> void keepSamples(const Profile &P, Profile &Out, Predicate Keep) {
+  std::vector<int64_t> NewIndex(P.Samples.size(), DroppedSample);
+  for (size_t I = 0; I < P.Samples.size(); ++I)
+    if (Keep(P.Samples[I])) {
+      NewIndex[I] = static_cast<int64_t>(Out.Samples.size());
+      Out.Samples.push_back(P.Samples[I]);
+    }
+  remapTimelines(P.Timelines, NewIndex, Out);
 }
 
 void addWeight(std::optional<uint64_t> &Into, const std::optional<uint64_t> &From) {
@@ -41,6 +54,8 @@ Profile normalizeProfile(const Profile &P) {
   std::vector<int64_t> NewIndex(P.Frames.size(), -1);
   Out.Frames.clear();
   std::map<std::tuple<uint32_t, int64_t, std::vector<uint32_t>>, size_t> Seen;
+  std::vector<int64_t> SampleIndex;
+  SampleIndex.reserve(P.Samples.size());
   for (const Sample &S : P.Samples) {
     Sample N;
     N.Run = S.Run;
@@ -56,6 +71,7 @@ Profile normalizeProfile(const Profile &P) {
       N.Stack.push_back(static_cast<uint32_t>(NewIndex[F]));
     }
     auto [It, Inserted] = Seen.try_emplace({N.Run, N.Thread, N.Stack}, Out.Samples.size());
+    SampleIndex.push_back(static_cast<int64_t>(It->second));
     if (Inserted) {
       Out.Samples.push_back(std::move(N));
     } else {
@@ -65,6 +81,7 @@ Profile normalizeProfile(const Profile &P) {
       addWeight(Into.Objects, N.Objects);
     }
   }
+  remapTimelines(P.Timelines, SampleIndex, Out);
   return Out;
 }
 
@@ -107,9 +124,7 @@ Profile selectThread(const Profile &P, const std::string &Spec) {
                                                : "threads: " + Known));
   }
   Profile Out = withoutSamples(P);
-  for (const Sample &S : P.Samples)
-    if (Chosen.count({S.Run, S.Thread}))
-      Out.Samples.push_back(S);
+  keepSamples(P, Out, [&](const Sample &S) { return Chosen.count({S.Run, S.Thread}) != 0; });
   Out.Threads.clear();
   for (const ThreadInfo &T : P.Threads)
     if (Chosen.count({T.Run, T.Tid}))
@@ -129,12 +144,12 @@ Profile focusOn(const Profile &P, const std::string &Regex, const std::string &C
   for (size_t I = 0; I < P.Frames.size(); ++I)
     Matches[I] = std::regex_search(P.Frames[I].Name, Re);
   Profile Out = withoutSamples(P);
-  for (const Sample &S : P.Samples)
+  keepSamples(P, Out, [&](const Sample &S) {
     for (uint32_t F : S.Stack)
-      if (Matches[F]) {
-        Out.Samples.push_back(S);
-        break;
-      }
+      if (Matches[F])
+        return true;
+    return false;
+  });
   return Out;
 }
 
@@ -148,6 +163,7 @@ Profile collapseRecursion(const Profile &P) {
         N.Stack.push_back(F);
     Out.Samples.push_back(std::move(N));
   }
+  Out.Timelines = P.Timelines; // Same indexes so far; normalizeProfile renumbers.
   return normalizeProfile(Out);
 }
 
@@ -247,12 +263,20 @@ void appendProfile(const Profile &P, MergeIndex &Index, Profile &Out) {
       Out.Frames.push_back(F);
     Map[I] = It->second;
   }
+  uint32_t FirstSample = static_cast<uint32_t>(Out.Samples.size());
   for (const Sample &S : P.Samples) {
     Sample C = S;
     C.Run += FirstRun;
     for (uint32_t &F : C.Stack)
       F = Map[F];
     Out.Samples.push_back(std::move(C));
+  }
+  // Each run keeps its timelines, their times from its own start.
+  for (ThreadTimeline T : P.Timelines) {
+    T.Run += FirstRun;
+    for (TimelineEvent &E : T.Events)
+      E.Sample += FirstSample;
+    Out.Timelines.push_back(std::move(T));
   }
 }
 
@@ -264,6 +288,12 @@ void dropUnknownRuns(Profile &Out) {
     AnyRunKnown |= !R.Command.empty() || R.Pid || R.StartTimeNs || R.DurationNs;
   if (Out.Runs.size() >= 2 && AnyRunKnown)
     return;
+  // Runs nothing tells apart: their times are from different starts, and
+  // one thread id may be two runs' threads.
+  if (Out.Runs.size() >= 2)
+    Out.Timelines.clear();
+  for (ThreadTimeline &T : Out.Timelines)
+    T.Run = 0;
   Out.Runs.clear();
   for (Sample &S : Out.Samples)
     S.Run = 0;

@@ -1,5 +1,6 @@
 //===- DiffReport.cpp - The biggest movers between two profiles -----------===//
 #include "DiffReport.h"
+#include "TimelineTransforms.h"
 #include "Report.h"
 
 #include <fmt/format.h>
@@ -67,6 +68,8 @@ std::string renderDiffText(const Profile &Before, const Profile &After,
                      Before.totalCount(), Before.unit());
   Out += fmt::format("After:    {} ({} {})\n", displayName(After.SourcePath, 0),
                      After.totalCount(), After.unit());
+  if (After.Range)
+    Out += fmt::format("Time:     {} of each run (--time)\n", describeTimeRange(*After.Range));
   Out += fmt::format("Shares are percent of each profile's {}; change in points, "
                      "ranked by {} change.\n\n",
                      After.unit(), ByTotal ? "total" : "self");

@@ -1,6 +1,7 @@
 //===- Report.cpp - The top table of frames by self and total -------------===//
 #include "Report.h"
 #include "ShellQuote.h"
+#include "TimelineTransforms.h"
 
 #include <fmt/format.h>
 
@@ -211,6 +212,9 @@ void renderHeader(const Profile &P, std::string &Out) {
     if (M.DurationNs || M.CpuTimeNs)
       Line("Duration:", Duration(M.DurationNs, M.CpuTimeNs));
   }
+  if (P.Range) // --time: what follows counts that stretch only.
+    Line("Time:", describeTimeRange(*P.Range) +
+                      (P.Runs.empty() ? " of the run (--time)" : " of each run (--time)"));
   if (P.Kind == ProfileKind::Alloc) {
     renderAllocHeader(P, Line);
   } else {

@@ -1,5 +1,6 @@
 //===- RuntimeFolding.cpp - A Ruby programmer's view of a profile ---------===//
 #include "RuntimeFolding.h"
+#include "TimelineTransforms.h"
 
 #include "KindSplit.h"
 
@@ -39,6 +40,8 @@ Profile foldRuntimeFrames(const Profile &P) {
   GCFrame.Kind = FrameKind::GC;
 
   std::map<std::tuple<uint32_t, int64_t, std::vector<uint32_t>>, size_t> SampleIndex;
+  std::vector<int64_t> NewIndex; // For the timelines' events.
+  NewIndex.reserve(P.Samples.size());
   for (const Sample &S : P.Samples) {
     std::vector<uint32_t> Stack;
     for (uint32_t Index : S.Stack) {
@@ -59,6 +62,7 @@ Profile foldRuntimeFrames(const Profile &P) {
     if (Stack.empty() && !S.Stack.empty())
       Stack.push_back(Frames.intern(P.Frames[S.Stack.back()]));
     auto [It, Inserted] = SampleIndex.try_emplace({S.Run, S.Thread, Stack}, Out.Samples.size());
+    NewIndex.push_back(static_cast<int64_t>(It->second));
     if (Inserted) {
       Sample Folded = S;
       Folded.Stack = std::move(Stack);
@@ -76,6 +80,7 @@ Profile foldRuntimeFrames(const Profile &P) {
     else
       Into.Objects.reset();
   }
+  remapTimelines(P.Timelines, NewIndex, Out);
   return Out;
 }
 
