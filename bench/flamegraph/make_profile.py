@@ -14,20 +14,11 @@ import json
 import random
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("out")
-    ap.add_argument("--stacks", type=int, default=100000)
-    ap.add_argument("--depth", type=int, default=200)
-    ap.add_argument("--tail", type=int, default=40)
-    ap.add_argument("--frames", type=int, default=3000)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    rnd = random.Random(a.seed)
-
+def make_frames(rnd, count):
+    """Frames named like a Spinel program's: user, block, runtime and gc."""
     kinds = ["user"] * 6 + ["block"] * 2 + ["runtime"] * 3 + ["gc"]
     frames = []
-    for i in range(a.frames):
+    for i in range(count):
         kind = rnd.choice(kinds)
         if kind == "runtime":
             name, c = "sp_rt_helper_%d" % i, "sp_rt_helper_%d" % i
@@ -41,25 +32,45 @@ def main():
                        "file": "app.rb" if kind in ("user", "block") else "sp_runtime.h",
                        "line": 1 + i})
     frames[0] = {"name": "<main>", "c_name": "main", "kind": "user", "file": "app.rb", "line": 1}
+    return frames
 
+
+def make_stacks(rnd, count, depth, tail, frames):
+    """count distinct stacks (tuples of frame indexes), up to depth deep."""
     seen = set()
     stacks = []
     trunk = [0]
-    while len(stacks) < a.stacks:
+    while len(stacks) < count:
         if stacks and rnd.random() < 0.97:
             base = rnd.choice(stacks[-2000:]) if rnd.random() < 0.8 else rnd.choice(stacks)
-            keep = max(1, len(base) - rnd.randint(1, a.tail))
+            keep = max(1, len(base) - rnd.randint(1, tail))
             stack = list(base[:keep])
         else:
             stack = list(trunk)
-        target = rnd.randint(max(2, a.depth - 60), a.depth)
-        while len(stack) < target and len(stack) < a.depth:
-            stack.append(rnd.randrange(1, a.frames))
+        target = rnd.randint(max(2, depth - 60), depth)
+        while len(stack) < target and len(stack) < depth:
+            stack.append(rnd.randrange(1, frames))
         t = tuple(stack)
         if t in seen:
             continue
         seen.add(t)
         stacks.append(t)
+    return stacks
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--stacks", type=int, default=100000)
+    ap.add_argument("--depth", type=int, default=200)
+    ap.add_argument("--tail", type=int, default=40)
+    ap.add_argument("--frames", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rnd = random.Random(a.seed)
+
+    frames = make_frames(rnd, a.frames)
+    stacks = make_stacks(rnd, a.stacks, a.depth, a.tail, a.frames)
 
     samples = []
     total = 0

@@ -86,18 +86,20 @@ CallTree buildCallTree(const Profile &P) {
 // frame * 4 + min(climb, 3), followed by climb - 3 when climb >= 3. Each
 // number is a little-endian base-32 varint: a character carries 5 bits plus
 // a "more follows" bit (32), in the URL-safe base64 alphabet (never '<').
-std::string encodeTree(const std::vector<uint32_t> &Depth, const std::vector<int64_t> &FrameOf) {
+void putVarint(std::string &Out, uint64_t V) {
   static const char Alphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  while (V >= 32) {
+    Out += Alphabet[32 | (V & 31)];
+    V >>= 5;
+  }
+  Out += Alphabet[V];
+}
+
+std::string encodeTree(const std::vector<uint32_t> &Depth, const std::vector<int64_t> &FrameOf) {
   std::string Out;
   Out.reserve(Depth.size() * 3);
-  auto Put = [&Out](uint64_t V) {
-    while (V >= 32) {
-      Out += Alphabet[32 | (V & 31)];
-      V >>= 5;
-    }
-    Out += Alphabet[V];
-  };
+  auto Put = [&Out](uint64_t V) { putVarint(Out, V); };
   for (size_t N = 1; N < Depth.size(); ++N) {
     uint64_t Climb = Depth[N - 1] + 1 - Depth[N];
     uint64_t Frame = static_cast<uint64_t>(FrameOf[N]);
@@ -150,8 +152,93 @@ Json summaryJson(const Profile &P, const CallTree &T) {
   return Summary;
 }
 
-// The profile as the page's JSON (see "data" in page.html).
-Json profileJson(const Profile &P, const CallTree &T) {
+// The timeline's time unit in the page: a microsecond is far finer than a
+// pixel of the strip or a sampling interval, and keeps a 1 kHz thread's
+// time steps to two characters.
+constexpr uint64_t TimelineUnitNs = 1000;
+
+// What the strip colours a sample by: the kind of its leaf frame.
+char sampleKindClass(const Profile &P, const Sample &S) {
+  if (S.Stack.empty())
+    return '3';
+  switch (P.Frames[S.Stack.back()].Kind) {
+  case FrameKind::User:
+  case FrameKind::Block:
+    return '0'; // Ruby
+  case FrameKind::Runtime:
+    return '1';
+  case FrameKind::GC:
+    return '2';
+  default:
+    return '3'; // other: unknown, synthetic
+  }
+}
+
+// One thread's events as text, in the tree's varint alphabet: per event
+// varint(time step in TimelineUnitNs) then varint(sample * 2 + (count != 1))
+// then, when count != 1, varint(count). About 5 characters an event at
+// 1 kHz, against 20 or more as JSON arrays: at a million events the page's
+// size is its time to first paint. Events the timeline lists out of order
+// are sorted (the format says they are in order; the page relies on it).
+std::string encodeTimelineEvents(const Profile &P, const ThreadTimeline &TL,
+                                 uint64_t &EndUnits, uint64_t &Events) {
+  std::vector<const TimelineEvent *> Order;
+  Order.reserve(TL.Events.size());
+  for (const TimelineEvent &E : TL.Events)
+    if (E.Sample < P.Samples.size()) // a transform that dropped samples
+      Order.push_back(&E);
+  std::stable_sort(Order.begin(), Order.end(), [](const TimelineEvent *A, const TimelineEvent *B) {
+    return A->TimeNs < B->TimeNs;
+  });
+  std::string Out;
+  Out.reserve(Order.size() * 5);
+  uint64_t Previous = 0;
+  for (const TimelineEvent *E : Order) {
+    uint64_t Time = E->TimeNs / TimelineUnitNs;
+    putVarint(Out, Time - Previous);
+    putVarint(Out, uint64_t(E->Sample) * 2 + (E->Count != 1));
+    if (E->Count != 1)
+      putVarint(Out, E->Count);
+    Previous = Time;
+  }
+  EndUnits = std::max(EndUnits, Previous);
+  Events = Order.size();
+  return Out;
+}
+
+// The profile's timeline for the strip (see "timeline" in page.html), or
+// null when it has none; each thread's events go to Events, in the order of
+// the JSON's rows (the page reads them from their own element after its
+// code, as it does the tree, so they do not delay the first paint).
+// ThreadOf names a (run, tid)'s index in "threads".
+template <typename ThreadIndexFn>
+Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf, std::vector<std::string> &Events) {
+  if (P.Timelines.empty())
+    return nullptr;
+  std::string Kinds;
+  Kinds.reserve(P.Samples.size());
+  for (const Sample &S : P.Samples)
+    Kinds += sampleKindClass(P, S);
+  Json Rows = Json::array();
+  uint64_t EndUnits = 0;
+  for (const ThreadTimeline &TL : P.Timelines) {
+    uint64_t Count = 0;
+    Events.push_back(encodeTimelineEvents(P, TL, EndUnits, Count));
+    Rows.push_back({{"thread", ThreadOf(TL.Run, TL.Tid)},
+                    {"bucket_ns", TL.BucketNs},
+                    {"merged", TL.Merged},
+                    {"missing", TL.Missing},
+                    {"events", Count}});
+  }
+  if (P.Metadata.DurationNs && P.Runs.empty())
+    EndUnits = std::max(EndUnits, *P.Metadata.DurationNs / TimelineUnitNs);
+  return {{"unit_ns", TimelineUnitNs}, {"end", EndUnits}, {"kinds", std::move(Kinds)},
+          {"threads", std::move(Rows)}};
+}
+
+// The profile as the page's JSON (see "data" in page.html); a timeline's
+// events, per thread, go to TimelineEvents.
+Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &TimelineEvents) {
   Json Frames;
   Json Names = Json::array(), CNames = Json::array(), Kinds = Json::array(),
        Files = Json::array(), Lines = Json::array();
@@ -185,6 +272,8 @@ Json profileJson(const Profile &P, const CallTree &T) {
   for (const Sample &S : P.Samples)
     if (S.Thread != UnknownThread)
       AddThread(S.Run, S.Thread, "");
+  for (const ThreadTimeline &TL : P.Timelines)
+    AddThread(TL.Run, TL.Tid, "");
 
   bool Weighted = hasWeights(P);
   std::vector<int64_t> Samples;
@@ -211,6 +300,11 @@ Json profileJson(const Profile &P, const CallTree &T) {
     Data["weights"] = std::move(Weights);
   if (P.Kind == ProfileKind::Alloc)
     Data["unit"] = "bytes allocated";
+  Json Timeline = timelineJson(
+      P, [&](uint32_t Run, int64_t Tid) { return ThreadIndex[std::make_pair(Run, Tid)]; },
+      TimelineEvents);
+  if (!Timeline.is_null())
+    Data["timeline"] = std::move(Timeline);
   return Data;
 }
 
@@ -229,7 +323,20 @@ std::string scriptSafeJson(const Json &J) {
   return Out;
 }
 
-std::string fillTemplate(const std::string &Title, const Json &Data, const CallTree &T) {
+// The timeline's element: each thread's events, '.' between threads (not
+// in the varint alphabet); nothing at all for a profile without a timeline,
+// whose page stays as it was.
+std::string timelineElement(const std::vector<std::string> &Events) {
+  if (Events.empty())
+    return "";
+  std::string Out = "<script id=\"profile-timeline\" type=\"text/plain\">";
+  for (size_t I = 0; I < Events.size(); ++I)
+    Out += (I ? "." : "") + Events[I];
+  return Out + "</script>\n";
+}
+
+std::string fillTemplate(const std::string &Title, const Json &Data, const CallTree &T,
+                         const std::vector<std::string> &TimelineEvents) {
   std::string Page = PageTemplate;
   // Keys in page order, each searched after the previous value, so the
   // profile's own text is never searched for a key.
@@ -241,6 +348,7 @@ std::string fillTemplate(const std::string &Title, const Json &Data, const CallT
   };
   ReplaceNext("@@TITLE@@", escapeHtml(Title));
   ReplaceNext("@@DATA@@", scriptSafeJson(Data));
+  ReplaceNext("@@TIMELINE@@", timelineElement(TimelineEvents));
   ReplaceNext("@@TREE@@", encodeTree(T.Depth, T.FrameOf));
   return Page;
 }
@@ -264,7 +372,8 @@ std::string escapeHtml(const std::string &Text) {
 
 std::string renderFlamegraphPage(const Profile &P, const FlamegraphOptions &Options) {
   CallTree T = buildCallTree(P);
-  Json Data = profileJson(P, T);
+  std::vector<std::string> TimelineEvents;
+  Json Data = profileJson(P, T, TimelineEvents);
   Data["mode"] = "flame";
   Data["icicle"] = Options.Icicle;
   std::string Title = Options.Title.empty() ? P.SourcePath : Options.Title;
@@ -276,13 +385,17 @@ std::string renderFlamegraphPage(const Profile &P, const FlamegraphOptions &Opti
     Above = std::strtoull(Env, nullptr, 10);
   if (T.Depth.size() > Above)
     Data["summary"] = summaryJson(P, T);
-  return fillTemplate(Title, Data, T);
+  return fillTemplate(Title, Data, T, TimelineEvents);
 }
 
 std::string renderDiffPage(const Profile &Before, const Profile &After,
                            const FlamegraphOptions &Options) {
   CallTree T = buildCallTree(After);
-  Json Data = profileJson(After, T);
+  std::vector<std::string> TimelineEvents;
+  Json Data = profileJson(After, T, TimelineEvents);
+  // A comparison has no one time axis.
+  Data.erase("timeline");
+  TimelineEvents.clear();
 
   // Before's totals by name path, looked up along After's tree: a frame is
   // "the same" in both when its whole path of names from the root is.
@@ -336,7 +449,7 @@ std::string renderDiffPage(const Profile &Before, const Profile &After,
                           ? Before.SourcePath + " \u2192 " + After.SourcePath
                           : Options.Title;
   Data["title"] = Title;
-  return fillTemplate(Title, Data, T);
+  return fillTemplate(Title, Data, T, TimelineEvents);
 }
 
 } // namespace spinelprof

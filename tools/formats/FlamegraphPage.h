@@ -6,7 +6,10 @@
 // frame) pairs — stacks sorted by frame name, so siblings come out in name
 // order and shared prefixes are sent once — and the samples as (node,
 // thread, count) so the page can select a thread and fold runtime frames
-// without the tool writing one tree per view.
+// without the tool writing one tree per view. A profile with a timeline
+// also sends, per thread, its events (time step, sample, count) as compact
+// text, so the page draws the strip above the graph and recomputes the graph
+// for a selected time range itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_TOOLS_FLAMEGRAPHPAGE_H

@@ -11,6 +11,10 @@ call tree with its own decoder (the page's format: per node after the root
 varint(frame * 4 + min(climb, 3)), then varint(climb - 3) if climb >= 3; 5
 bits a character, "more" bit 32, URL-safe base64 alphabet) and prints title, mode, frames, threads and the samples as
 folded stacks, so golden files are readable and the encoding is checked.
+A page with a timeline also gets it decoded (per event varint(time step),
+varint(sample * 2 + (count != 1)), varint(count) if count != 1), checked
+(times in order, samples in range, per-sample sums within the sample's
+count) and printed as "time_us thread count stack" lines.
 """
 import html
 import json
@@ -22,6 +26,60 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 def fail(msg):
     sys.exit("dump_page.py: " + msg)
+
+
+def varint_reader(text):
+    pos = 0
+
+    def varint():
+        nonlocal pos
+        v, mul = 0, 1
+        while True:
+            c = ALPHABET.index(text[pos])
+            pos += 1
+            v += (c & 31) * mul
+            mul *= 32
+            if not c & 32:
+                return v
+
+    return varint, lambda: pos == len(text)
+
+
+def print_timeline(page, d, stack_of):
+    tl = d["timeline"]
+    e = re.search(r'</script>\n<script id="profile-timeline" type="text/plain">([A-Za-z0-9_.-]*)</script>\n<script id="profile-tree"', page)
+    if not e:
+        fail("no profile-timeline script (URL-safe base64 and '.') between the code and the tree")
+    events = e.group(1).split(".")
+    if len(events) != len(tl["threads"]):
+        fail("%d threads' events for %d timeline rows" % (len(events), len(tl["threads"])))
+    kinds = tl["kinds"]
+    n = len(d["samples"]) // 3
+    if len(kinds) != n or set(kinds) - set("0123"):
+        fail("timeline kinds %r do not class the %d samples" % (kinds, n))
+    print("timeline: unit_ns %d end %d kinds %s" % (tl["unit_ns"], tl["end"], kinds))
+    summed = [0] * n
+    for row, data in zip(tl["threads"], events):
+        thread = d["threads"][row["thread"]]
+        print("  thread %d %s: %d events, bucket_ns %d merged %d missing %d" % (
+            thread["tid"], thread["name"], row["events"], row["bucket_ns"], row["merged"], row["missing"]))
+        varint, done = varint_reader(data)
+        time = 0
+        for _ in range(row["events"]):
+            time += varint()
+            v = varint()
+            sample, count = v >> 1, varint() if v & 1 else 1
+            if sample >= n:
+                fail("timeline event names sample %d of %d" % (sample, n))
+            if time > tl["end"]:
+                fail("timeline event at %d after the end %d" % (time, tl["end"]))
+            summed[sample] += count
+            print("    %d %d %s" % (time, count, stack_of(sample)))
+        if not done():
+            fail("timeline data of thread %d has trailing characters" % thread["tid"])
+    for i in range(n):
+        if summed[i] > d["samples"][3 * i + 2]:
+            fail("timeline counts %d for sample %d of count %d" % (summed[i], i, d["samples"][3 * i + 2]))
 
 
 def decode_tree(text, n):
@@ -64,8 +122,9 @@ def main():
     for bad in (r"https?://", r"@import", r"<script[^>]+src=", r"<link(?![^>]*href=\"data:,\")[^>]*href="):
         if re.search(bad, page, re.I):
             fail("page is not self-contained: matches %r" % bad)
-    if len(re.findall(r"<script", page)) != 3 or len(re.findall(r"</script", page, re.I)) != 3:
-        fail("expected exactly three script elements (data, code, tree)")
+    scripts = 4 if 'id="profile-timeline"' in page else 3
+    if len(re.findall(r"<script", page)) != scripts or len(re.findall(r"</script", page, re.I)) != scripts:
+        fail("expected exactly the template's script elements (data, code, [timeline,] tree)")
     t = re.search(r'<script id="profile-tree" type="text/plain">([A-Za-z0-9_-]*)</script>\s*</body>', page)
     if not t:
         fail("no profile-tree script (URL-safe base64 only) at the end of the body")
@@ -101,6 +160,14 @@ def main():
         tid = d["threads"][thread]["tid"] if thread >= 0 else "-"
         w = " %d" % weights[i] if weights else ""
         print("  %s %d%s %s" % (tid, count, w, ";".join(reversed(stack))))
+    if "timeline" in d:
+        def stack_of(i):
+            node, names = s[3 * i], []
+            while node > 0:
+                names.append(fr["name"][frame[node]])
+                node = parent[node]
+            return ";".join(reversed(names))
+        print_timeline(page, d, stack_of)
     if "summary" in d:
         sm = d["summary"]
         total = [0] * len(parent)

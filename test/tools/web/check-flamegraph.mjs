@@ -5,6 +5,8 @@
 //   node check-flamegraph.mjs app PAGE SCREENSHOT   the interactions, on a page
 //                                                   made from test/tools/Inputs/app.sprof
 //   node check-flamegraph.mjs load PAGE [SCREENSHOT] load, print title and first paint
+//   node check-flamegraph.mjs timeline PAGE [SCREENSHOT] the timeline strip, on a page
+//                                                   made from test/tools/Inputs/phases.sprof
 //
 // Prints "ok: ..." lines for FileCheck; exits 1 on the first failed check.
 import { chromium } from "playwright-core";
@@ -15,7 +17,7 @@ import { pathToFileURL } from "node:url";
 
 const [mode, pagePath, screenshot] = process.argv.slice(2);
 if (!mode || !pagePath) {
-  console.error("usage: check-flamegraph.mjs app|load PAGE [SCREENSHOT]");
+  console.error("usage: check-flamegraph.mjs app|load|timeline PAGE [SCREENSHOT]");
   process.exit(2);
 }
 
@@ -53,12 +55,12 @@ try {
     const m = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime.toFixed(0) : "-"; };
     const nav = performance.getEntriesByType("navigation")[0];
     return { html: nav.responseEnd.toFixed(0), script: m("spinelprof-script"), parsed: m("spinelprof-parsed"),
-             summary: m("spinelprof-summary"), decoded: m("spinelprof-decoded"), self: m("spinelprof-self"),
+             summary: m("spinelprof-summary"), decoded: m("spinelprof-decoded"), timeline: m("spinelprof-timeline"), self: m("spinelprof-self"),
              built: m("spinelprof-built"), drawn: m("spinelprof-drawn"), nodes: window.spinelprof.tree().n,
              firstPaint: window.spinelprofFirstPaint, ready: window.spinelprofReady };
   });
   console.log(`phases (ms): html loaded ${phases.html}, script starts ${phases.script}, JSON parsed ${phases.parsed}, ` +
-              `summary drawn ${phases.summary}, whole tree decoded ${phases.decoded}, self ${phases.self}, ` +
+              `summary drawn ${phases.summary}, whole tree decoded ${phases.decoded}, timeline decoded ${phases.timeline}, self ${phases.self}, ` +
               `tree built ${phases.built} (${phases.nodes} nodes), drawn ${phases.drawn}`);
   console.log(`first paint: ${phases.firstPaint.toFixed(0)} ms after navigation start; ` +
               `whole tree interactive: ${phases.ready.toFixed(0)} ms (wall ${Date.now() - start} ms)`);
@@ -66,6 +68,11 @@ try {
 
   const status = () => page.textContent("#status");
   console.log(`status: ${await status()}`);
+  const strip = await page.evaluate(() => {
+    const t = window.spinelprof.timeline();
+    return { hidden: document.getElementById("timeline").hidden, rows: t ? t.drawnRows : 0 };
+  });
+  console.log(strip.hidden ? "timeline: none" : `timeline: ${strip.rows} rows`);
   const clickFrame = async (name) => {
     const box = await page.evaluate((n) => window.spinelprof.boxOf(n), name);
     if (!box) fail(`no box named ${name} is drawn`);
@@ -135,6 +142,7 @@ try {
     expectEqual("icicle root row", Math.round(rootBox.y - canvasTop), 9);
     await page.uncheck("#icicle");
   }
+  if (mode === "timeline") await checkTimeline(page, status, clickFrame);
   if (screenshot) {
     await page.screenshot({ path: screenshot, fullPage: true });
     console.log("ok: screenshot");
@@ -147,4 +155,73 @@ try {
 } finally {
   if (context) await context.close();
   rmSync(userDataDir, { recursive: true, force: true });
+}
+
+// The strip on phases.sprof: thread 7001 runs Object#write_log for the first
+// second and Object#analyse for the second (8 samples each); 7002 runs
+// Reporter#tick at 0.25, 0.75, 1.25 and 1.75 s.
+async function checkTimeline(page, status, clickFrame) {
+  const sp = (f, arg) => page.evaluate(f, arg);
+  const timeline = () => sp(() => window.spinelprof.timeline());
+  const total = (name) => sp((n) => window.spinelprof.costs(n).reduce((a, c) => a + c.total, 0), name);
+  const t = await timeline();
+  expectEqual("strip rows", t.rows, ["7001 main", "7002 reporter"]);
+  expectEqual("rows drawn", t.drawnRows, 2);
+  if (!(t.height >= 2 * 30)) fail(`strip is ${t.height} px high for two rows`);
+  expectEqual("whole profile", [await total("Object#write_log"), await total("Object#analyse")], [8, 8]);
+
+  // Drag across the first half of the run (0.0 s to 0.95 s) on the main row.
+  const drag = async (from, to) => {
+    const a = await sp(([s, r]) => window.spinelprof.timelinePoint(s, r), [from, 0]);
+    const b = await sp(([s, r]) => window.spinelprof.timelinePoint(s, r), [to, 0]);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 3 });
+    await page.mouse.move(b.x, b.y, { steps: 3 });
+    await page.mouse.up();
+  };
+  await drag(0.0, 0.95);
+  const r = (await timeline()).range;
+  if (!r || !(r[0] < 0.01 && Math.abs(r[1] - 0.95) < 0.01)) fail(`selected range ${JSON.stringify(r)}, want about [0, 0.95]`);
+  console.log(`ok: range shown: ${await page.getAttribute("#range", "data-range")}`);
+  expectEqual("first half write_log", await total("Object#write_log"), 8);
+  expectEqual("first half analyse", await total("Object#analyse"), 0);
+  expectEqual("first half reporter", await total("Reporter#tick"), 2);
+  expectEqual("first half status", (await status()).split(" \u2014 ")[0].replace(/[0-9.]+ s - [0-9.]+ s/, "RANGE"), "10 samples in RANGE");
+  expectEqual("clear enabled", await page.isEnabled("#clear-range"), true);
+
+  // Search, zoom and threads work on the range.
+  await page.fill("#search", "write_log");
+  await page.press("#search", "Enter");
+  expectEqual("search in range", await page.textContent("#match"), "1 function, 1 frame highlighted \u2014 80.00% of samples");
+  await page.fill("#search", "");
+  await page.press("#search", "Enter");
+  await clickFrame("Object#write_log");
+  expectEqual("zoom in range", (await status()).split(".")[0], "Zoomed to Object#write_log (80");
+  await page.click("#reset");
+  await page.selectOption("#thread", { label: "7002 reporter" });
+  expectEqual("reporter in range", await sp(() => window.spinelprof.tree().total[0]), 2);
+  await page.selectOption("#thread", { label: "all threads" });
+
+  // The button clears the range: the whole profile again.
+  await page.click("#clear-range");
+  expectEqual("cleared range", (await timeline()).range, null);
+  expectEqual("cleared", [await total("Object#write_log"), await total("Object#analyse")], [8, 8]);
+  expectEqual("clear disabled", await page.isEnabled("#clear-range"), false);
+
+  // The second half, then Escape.
+  await drag(1.0, 2.0);
+  expectEqual("second half", [await total("Object#write_log"), await total("Object#analyse")], [0, 8]);
+  await page.keyboard.press("Escape");
+  expectEqual("escape clears", [(await timeline()).range, await total("Object#write_log"), await total("Object#analyse")], [null, 8, 8]);
+
+  // Keyboard: the focused strip's arrows step a tenth of the run (0.2 s).
+  await page.focus("#timeline-canvas");
+  await page.keyboard.press("ArrowRight");
+  expectEqual("key range", (await timeline()).range, [0, 0.2]);
+  expectEqual("key range write_log", await total("Object#write_log"), 2);
+  await page.keyboard.press("ArrowRight");
+  expectEqual("next tenth", (await timeline()).range, [0.2, 0.4]);
+  await page.keyboard.press("Escape");
+  expectEqual("escape after keys", (await timeline()).range, null);
 }
