@@ -83,19 +83,7 @@ def print_timeline(page, d, stack_of):
 
 
 def decode_tree(text, n):
-    pos = 0
-
-    def varint():
-        nonlocal pos
-        v, mul = 0, 1
-        while True:
-            c = ALPHABET.index(text[pos])
-            pos += 1
-            v += (c & 31) * mul
-            mul *= 32
-            if not c & 32:
-                return v
-
+    varint, done = varint_reader(text)
     depth, frame, parent = [0], [-1], [-1]
     path = [0]
     for i in range(1, n):
@@ -112,8 +100,8 @@ def decode_tree(text, n):
         path.append(i)
         depth.append(d)
         frame.append(f)
-    if pos != len(text):
-        fail("tree has %d trailing characters" % (len(text) - pos))
+    if not done():
+        fail("tree has trailing characters")
     return parent, frame
 
 
