@@ -1,10 +1,12 @@
 //===- fuzz-flamegraph-page.cpp - Fuzzes the flamegraph and diff pages ----===//
 //
 // For any profile the readers accept, and any title, the page is the
-// template with exactly three holes filled: the <title> (HTML-escaped: no
+// template with exactly four holes filled: the <title> (HTML-escaped: no
 // '<', '>' or quote, '&' only as an entity), the profile-data script (JSON
 // with no '<' at all, so no name can close the element or open a comment,
-// and its frame names are the profile's) and the profile-tree script. Put
+// and its frame names are the profile's), the profile-timeline element
+// (only with a timeline: URL-safe base64 and '.') and the profile-tree
+// script. Put
 // the placeholders back and the page must be the template again: nothing
 // in a name can change the page around it. Input: title, a NUL, then the
 // profile; a second NUL starts a second profile, which makes a diff page.
@@ -41,6 +43,29 @@ std::string cut(std::string &Page, size_t &At, const std::string &Open,
   return Inside;
 }
 
+/// The timeline's hole, just before the tree: the whole events element
+/// (only a profile with a timeline has one) becomes the placeholder
+/// again. Returns the events.
+std::string cutTimeline(std::string &Page, size_t At) {
+  static const std::string Open = "<script id=\"profile-timeline\" type=\"text/plain\">";
+  static const std::string Close = "</script>\n";
+  size_t Tree = Page.find("<script id=\"profile-tree\"", At);
+  check(Tree != std::string::npos, "page: an element of the template is missing");
+  size_t Begin = Page.rfind(Open, Tree);
+  std::string Events;
+  if (Begin == std::string::npos || Begin < At) {
+    Page.insert(Tree, "@@TIMELINE@@");
+    return Events;
+  }
+  size_t Inside = Begin + Open.size();
+  check(Tree >= Inside + Close.size() &&
+            Page.compare(Tree - Close.size(), Close.size(), Close) == 0,
+        "page: the timeline element does not end where the tree begins");
+  Events = Page.substr(Inside, Tree - Close.size() - Inside);
+  Page.replace(Begin, Tree - Begin, "@@TIMELINE@@");
+  return Events;
+}
+
 void checkEscapedText(const std::string &Text) {
   static const char *Entities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   for (size_t I = 0; I < Text.size(); ++I) {
@@ -61,9 +86,13 @@ void checkPage(std::string Page, const Profile *Shape) {
   std::string Title = cut(Page, At, "<title>", "</title>", "@@TITLE@@");
   std::string Data = cut(Page, At, "<script id=\"profile-data\" type=\"application/json\">",
                          "</script>", "@@DATA@@");
+  std::string Events = cutTimeline(Page, At);
   std::string Tree = cut(Page, At, "<script id=\"profile-tree\" type=\"text/plain\">",
                          "</script>", "@@TREE@@");
   check(Page == PageTemplate, "page: the profile changed the page outside its holes");
+  check(Events.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 "0123456789-_.") == std::string::npos,
+        "page: the timeline's events are not URL-safe base64 and '.'");
   checkEscapedText(Title);
   check(Data.find('<') == std::string::npos, "page: '<' in the profile data");
   check(Tree.find('<') == std::string::npos, "page: '<' in the tree");
