@@ -27,7 +27,7 @@ constexpr IRField DescriptorFields[] = {IRField::I32, IRField::I32,
                                         IRField::I32, IRField::I32,
                                         IRField::Ptr, IRField::Ptr,
                                         IRField::Ptr};
-/// {depth, gen, frames[CAPACITY + 1]}; the last entry is the array's
+/// {depth, reserved, frames[CAPACITY + 1]}; the last entry is the array's
 /// element type.
 constexpr IRField ShadowStackFields[] = {IRField::I32, IRField::I32,
                                          IRField::Ptr};
@@ -41,7 +41,7 @@ enum DescriptorField : unsigned {
   DescCName,
   DescFile
 };
-enum ShadowStackField : unsigned { StackDepth, StackGen, StackFrames };
+enum ShadowStackField : unsigned { StackDepth, StackReserved, StackFrames };
 
 constexpr size_t fieldSize(IRField F) {
   return F == IRField::I32 ? sizeof(uint32_t) : sizeof(void *);
@@ -83,15 +83,15 @@ using ShadowStack = spinelprof_shadow_stack;
 static_assert(std::size(ShadowStackFields) == StackFrames + 1);
 static_assert(fieldOffset(ShadowStackFields, StackDepth) ==
               offsetof(ShadowStack, depth));
-static_assert(fieldOffset(ShadowStackFields, StackGen) ==
-              offsetof(ShadowStack, gen));
+static_assert(fieldOffset(ShadowStackFields, StackReserved) ==
+              offsetof(ShadowStack, reserved));
 static_assert(fieldOffset(ShadowStackFields, StackFrames) ==
               offsetof(ShadowStack, frames));
 static_assert(sizeof(ShadowStack) ==
               offsetof(ShadowStack, frames) +
                   (SPINELPROF_STACK_CAPACITY + 1) * sizeof(void *));
 static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
-static_assert(sizeof(ShadowStack::gen) == sizeof(uint32_t));
+static_assert(sizeof(ShadowStack::reserved) == sizeof(uint32_t));
 // The pass loads the offset as an i64.
 static_assert(sizeof(__spinelprof_stack_offset) == sizeof(uint64_t));
 // The pass addresses the depth as the stack's own address.

@@ -6,19 +6,17 @@
 //   %own   = threadlocal.address(@__spinelprof_stack)
 //   %off   = load threadlocal.address(@__spinelprof_stack_offset)
 //   %stack = %own + %off
-//   %genp  = &%stack->gen
 //
 // and in place of each marker:
 //
 //   push(@desc):     %d = load depth
 //                    %i = select (%d < CAPACITY), %d, CAPACITY  ; slot
 //                                                   ; CAPACITY is the sink
-//                    store volatile (load gen) + 1, gen
 //                    store volatile @desc, frames[%i]
 //                    store volatile %d + 1, depth
 //                    (uses of the marker's result: %d)
 //   pop(%d):         store volatile %d, depth
-//   repush(@desc, %d): the push's three stores, gen loaded again
+//   repush(@desc, %d): the push's two stores
 //
 // Every load and store of the stack carries a TBAA type of its own.
 //
@@ -35,10 +33,9 @@
 // stores are never deleted (in a leaf with no calls, dead-store elimination
 // would otherwise delete the push's depth store, which the pop overwrites;
 // nothing runs after this pass that would, but the code generator respects
-// volatile too) and never reordered with each other: gen is bumped before
-// the slot is written, and the slot before the depth publishes it, which is
-// what lets the sampler thread copy the stack exactly from outside (abi.h;
-// x86-64 keeps one thread's stores in that order for every other CPU). They
+// volatile too) and never reordered with each other: the slot is written
+// before the depth publishes it, so the thread's own signal handler, the
+// only reader, never sees a depth whose slot is stale (abi.h). They
 // are not atomic: LLVM's alias analysis answers "may read and write
 // everything" for any store stronger than unordered, while for a volatile
 // store it asks whether the addresses may alias, and the TBAA type, under
@@ -97,7 +94,6 @@ private:
   /// The stack in use, as computed once in a function.
   struct StackAddress {
     Value *Stack;
-    Value *Gen;
   };
 
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
@@ -106,7 +102,7 @@ private:
                                  DominatorTree &DT, LoopInfo &LI);
   StackAddress emitStackAddress(Instruction *Before);
   /// A push of \p Desc at depth \p Depth: the slot and next depth are
-  /// \p Known's (a re-push's push) or computed here, gen is loaded.
+  /// \p Known's (a re-push's push) or computed here.
   PushedFrame emitPushStores(IRBuilder<> &B, const StackAddress &At,
                              Value *Desc, Value *Depth,
                              const PushedFrame *Known);
@@ -136,7 +132,7 @@ MarkerLowering::MarkerLowering(Module &M) : M(M), Ctx(M.getContext()) {
   // Literal struct types are uniqued by shape: no `.0` copies.
   ShadowStackTy = StructType::get(
       Ctx, {IRType(ShadowStackFields[StackDepth]),
-            IRType(ShadowStackFields[StackGen]),
+            IRType(ShadowStackFields[StackReserved]),
             ArrayType::get(IRType(ShadowStackFields[StackFrames]),
                            StackCapacity + 1)});
   // A scalar type of its own under clang's C/C++ root and `omnipotent
@@ -233,9 +229,7 @@ MarkerLowering::emitStackAddress(Instruction *Before) {
   Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
   // Not inbounds: a fiber's stack lies outside the TLS object.
   Value *Stack = B.CreateGEP(B.getInt8Ty(), Own, Offset, "spinelprof.stack");
-  Value *Gen = B.CreateConstInBoundsGEP2_32(ShadowStackTy, Stack, 0, StackGen,
-                                            "spinelprof.genp");
-  return {Stack, Gen};
+  return {Stack};
 }
 
 void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
@@ -263,13 +257,6 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, const StackAddress &At,
         "spinelprof.slot");
     Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   }
-  // The generation is loaded at each push, never reused: the callees
-  // bumped it since.
-  LoadInst *Gen =
-      B.CreateAlignedLoad(Int32Ty, At.Gen, Align(4), "spinelprof.gen");
-  Gen->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-  storeToStack(B, B.CreateAdd(Gen, B.getInt32(1), "spinelprof.nextgen"),
-               At.Gen, Align(4));
   storeToStack(B, Desc, Frame.Slot, Align(8));
   storeToStack(B, Frame.Next, At.Stack, Align(4));
   return Frame;

@@ -135,8 +135,7 @@ static bool fiberCreated(FiberStart &Start) {
       return false;
     F = static_cast<FiberStack *>(P);
   }
-  // A reused stack keeps its gen (it must never go down), and no copy
-  // reads it: it is in no thread's chain.
+  // No handler reads a reused stack: it is in no thread's chain.
   __atomic_store_n(&F->Stack.depth, 0, __ATOMIC_RELAXED);
   F->Resumer = nullptr;
   F->Start = Start;
@@ -214,9 +213,7 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Block, Scope.SavedMask, 8);
   spinelprof_shadow_stack *S = currentStack();
   uint32_t D = S->depth;
-  // A push as abi.h says: gen, slot, depth.
-  __atomic_store_n(&S->gen, S->gen + 1, __ATOMIC_RELAXED);
-  std::atomic_signal_fence(std::memory_order_release);
+  // A push as abi.h says: slot, then depth.
   __atomic_store_n(
       &S->frames[D < SPINELPROF_STACK_CAPACITY ? D : SPINELPROF_STACK_CAPACITY],
       Frame, __ATOMIC_RELAXED);

@@ -97,34 +97,28 @@ struct spinelprof_frame_descriptor {
  *
  * Push (at function entry), as the plugin emits it, on the stack at
  * &__spinelprof_stack + __spinelprof_stack_offset (loaded once at entry):
- *   d = depth;  g = gen;                        plain loads
- *   gen = g + 1;                                volatile store
+ *   d = depth;                                  plain load
  *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
  *   depth = d + 1;                              volatile store
  * Pop (before every return): depth = d (the value saved at entry), so a frame
- * abandoned by longjmp heals at the caller's next return; gen is left as it
- * is. After each call to a returns_twice function the caller pushes its own
- * frame again (gen reloaded and bumped, its slot, d + 1). A self tail call
- * is preceded by the pop instead of followed by it, so that the compiler can
- * still make it a loop (the frame is then there once).
+ * abandoned by longjmp heals at the caller's next return. After each call to
+ * a returns_twice function the caller pushes its own frame again (its slot,
+ * d + 1). A self tail call is preceded by the pop instead of followed by it,
+ * so that the compiler can still make it a loop (the frame is then there
+ * once).
  *
- * gen counts pushes and never goes down (it wraps at 2^32): a reader on
- * another thread copies the stack seqlock-style (gen, depth; the slots;
- * depth, gen) and keeps the copy only if both read the same, because
- * without a push the depth can only go down. The stores are volatile so
- * that dead-store elimination cannot delete a leaf's push and the compiler
- * keeps them in this order (x86-64 keeps them in order for other CPUs too):
- * a reader that sees the slot or the depth of a push sees its gen. They
- * carry a TBAA type of their own, so they do not stop the compiler from
- * keeping the program's other values in registers. (gen took the place of
- * a reserved word that was always 0, so the layout and the version are
- * unchanged; code instrumented before it does not bump gen, and copies of
- * its frames are not exact.) */
+ * The only reader is the thread itself, in its signal handler, so the
+ * stores need no fence against other CPUs. They are volatile so that
+ * dead-store elimination cannot delete a leaf's push (the pop overwrites
+ * its depth with nothing in between that reads it) and so that the slot is
+ * written before the depth publishes it. They carry a TBAA type of their
+ * own, so they do not stop the compiler from keeping the program's other
+ * values in registers. */
 struct spinelprof_shadow_stack {
   /* Must stay the first field: the plugin stores to the struct's address. */
   uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */
-  uint32_t gen;       /* pushes so far (mod 2^32); keeps frames 8-byte
-                         aligned */
+  uint32_t reserved;  /* 0; keeps frames 8-byte aligned (code instrumented
+                         by older plugins counts its pushes here) */
   const struct spinelprof_frame_descriptor
       *frames[SPINELPROF_STACK_CAPACITY + 1];
 };

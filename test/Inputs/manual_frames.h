@@ -19,17 +19,14 @@
   static const struct spinelprof_frame_descriptor VAR = {                      \
       SPINELPROF_ABI_VERSION, KIND, __LINE__, 0, NAME, C_NAME, "manual.c"}
 
-/* Push: load depth, bump gen, store the slot (clamped into the sink slot),
- * then the depth, in that order (abi.h). */
+/* Push: load depth, store the slot (clamped into the sink slot), then the
+ * depth, in that order (abi.h). */
 static inline uint32_t frame_push(const struct spinelprof_frame_descriptor *d) {
   uint32_t depth = __spinelprof_stack.depth;
   uint32_t slot =
       depth < SPINELPROF_STACK_CAPACITY ? depth : SPINELPROF_STACK_CAPACITY;
-  /* Atomic stores (plain moves on x86-64): the sampler copies this stack
-   * from another thread, seqlock-style (TSan). */
-  __atomic_store_n((volatile uint32_t *)&__spinelprof_stack.gen,
-                   __spinelprof_stack.gen + 1, __ATOMIC_RELAXED);
-  __atomic_signal_fence(__ATOMIC_RELEASE);
+  /* Atomic stores (plain moves on x86-64), ordered for the thread's own
+   * signal handler by the fences. */
   __atomic_store_n((const struct spinelprof_frame_descriptor *volatile *)&__spinelprof_stack
                        .frames[slot], d, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_RELEASE);

@@ -74,8 +74,7 @@ done:
 ; LOWERED:       loop:
 ; LOWERED-NOT:     threadlocal.address
 ; LOWERED:         [[DX:%.*]] = load i32, ptr [[STACK]], align 4
-; LOWERED:         store volatile i32 {{%.*}}, ptr {{%.*}}, align 4
-; LOWERED-NEXT:    store volatile ptr @__spinelprof_desc.sp_Foo_x, ptr
+; LOWERED:         store volatile ptr @__spinelprof_desc.sp_Foo_x, ptr
 ; LOWERED-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4
 ; LOWERED-NEXT:    store volatile i32 [[DX]], ptr [[STACK]], align 4
 ; LOWERED:       done:
@@ -143,9 +142,6 @@ handler:
 ; O2-NEXT:    call void @__spinelprof_marker_pop(i32 [[D]])
 ; LOWERED-LABEL: define {{.*}}i32 @sp_rescue(
 ; LOWERED:         %r = call i32 @setjmp(ptr %buf)
-; LOWERED-NEXT:    load i32
-; LOWERED-NEXT:    add i32
-; LOWERED-NEXT:    store volatile i32
 ; LOWERED-NEXT:    store volatile ptr @__spinelprof_desc.sp_rescue, ptr
 ; LOWERED-NEXT:    store volatile i32
 

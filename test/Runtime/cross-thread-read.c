@@ -9,8 +9,7 @@
 // "tight", as fast as the owner can: no work between the pushes and pops,
 // so that the two states a;x and b;c (the same depth) alternate every few
 // instructions. (The file's name is from the design before this one, in
-// which a sampler thread copied the stack from another CPU; abi.h's gen
-// counter, which made that copy exact, is still bumped by every push.)
+// which a sampler thread copied the stack from another CPU.)
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -pthread -I%include -I%inputs %s %rtlib -o %t/app
