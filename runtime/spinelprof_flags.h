@@ -16,9 +16,10 @@ namespace spinelprof {
   X(const char *, Output, "SPINEL_PROFILE", nullptr, 0, 0,                     \
     "unset or 1: profile to <program>.folded in the start-up directory; "     \
     "0: off; otherwise the output path, %p replaced by the pid")               \
-  X(int, Hz, "SPINEL_PROFILE_HZ", 1000, 1, 100000,                             \
+  X(int, Hz, "SPINEL_PROFILE_HZ", 100, 1, 100000,                              \
     "samples per second of each thread's CPU time (cpu mode) or of wall "     \
-    "time (wall mode)")                                                        \
+    "time (wall mode); each costs the thread ~30-150 us on a VM "             \
+    "(docs/performance.md)")                                                   \
   X(const char *, Mode, "SPINEL_PROFILE_MODE", "cpu", 0, 0,                    \
     "cpu: sample threads as they use CPU; wall: sample every registered "     \
     "thread on the wall clock, running or blocked")                            \

@@ -6,21 +6,25 @@
 // RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=abc SPINEL_PROFILE_QUIET=maybe %t/app > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefix=BAD --match-full-lines --implicit-check-not=spinelprof < %t/err
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
-// RUN: %python %inputs/check_sprof.py %t/a.folded | FileCheck %s --check-prefix=HZ1000
+// RUN: %python %inputs/check_sprof.py %t/a.folded | FileCheck %s --check-prefix=HZ100
 //
-// BAD: spinelprof: SPINEL_PROFILE_HZ='abc' is not a number from 1 to 100000; using 1000
+// BAD: spinelprof: SPINEL_PROFILE_HZ='abc' is not a number from 1 to 100000; using 100
 // BAD-NEXT: spinelprof: SPINEL_PROFILE_QUIET='maybe' is not 0 or 1; using 0
-// BAD-NEXT: spinelprof: {{[0-9]+}} samples (1000 Hz requested, {{[0-9]+}} Hz achieved), 0 dropped, {{.*}} s, wrote {{.*}}a.folded
+// BAD-NEXT: spinelprof: {{[0-9]+}} samples (100 Hz requested, {{[0-9]+}} Hz achieved), 0 dropped, {{.*}} s, wrote {{.*}}a.folded
 // OUT: still running
-// HZ1000: field: requested_hz 1000
+// HZ100: field: requested_hz 100
+//
+// Unset (lit sets 1 kHz for the other tests): the default, 100 Hz.
+// RUN: env -u SPINEL_PROFILE_HZ SPINEL_PROFILE=%t/d.folded %t/app > %t/out 2> %t/err
+// RUN: %python %inputs/check_sprof.py %t/d.folded | FileCheck %s --check-prefix=HZ100
 //
 // Out of range: 0, too large, negative, trailing junk.
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=0 %t/app 2>&1 >/dev/null | FileCheck %s --check-prefix=ZERO
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=100001 %t/app 2>&1 >/dev/null | FileCheck %s --check-prefix=BIG
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=-5 %t/app 2>&1 >/dev/null | FileCheck %s --check-prefix=NEG
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=100x %t/app 2>&1 >/dev/null | FileCheck %s --check-prefix=JUNK
-// ZERO: spinelprof: SPINEL_PROFILE_HZ='0' is not a number from 1 to 100000; using 1000
-// ZERO-NEXT: spinelprof: {{.*}}(1000 Hz requested
+// ZERO: spinelprof: SPINEL_PROFILE_HZ='0' is not a number from 1 to 100000; using 100
+// ZERO-NEXT: spinelprof: {{.*}}(100 Hz requested
 // BIG: spinelprof: SPINEL_PROFILE_HZ='100001' is not a number
 // NEG: spinelprof: SPINEL_PROFILE_HZ='-5' is not a number
 // JUNK: spinelprof: SPINEL_PROFILE_HZ='100x' is not a number

@@ -152,7 +152,7 @@ std::string replaceAll(std::string Text, std::string_view From, std::string_view
 } // namespace
 
 constexpr const char RunHelpText[] = R"(usage: spinel-prof run [--spinel PATH] [--symbols FILE] [--build-dir DIR]
-                       APP.rb [--] [ARGS...]
+                       [--hz N] APP.rb [--] [ARGS...]
 
 Builds APP.rb with Spinel and the profiler (spinel APP.rb -o BIN
 --cc='<this spinel-prof> cc'), runs BIN with ARGS, then writes APP.folded,
@@ -179,6 +179,8 @@ options (before APP.rb):
   --symbols FILE    a Spinel symbol map; its entries win over APP.rb's lines
   --build-dir DIR   build BIN in DIR and keep it (default: a temporary
                     directory, removed at the end)
+  --hz N            sample N times per CPU-second (SPINEL_PROFILE_HZ; default
+                    100: more samples for a short run, each costing ~30-150 us)
   -h, --help        show this help
 
 Exit status: the program's; 127 when no Spinel is found; 125 when Spinel

@@ -59,9 +59,23 @@ struct RunOptions {
   std::optional<std::string> Spinel;
   std::optional<std::string> Symbols;
   std::optional<std::string> BuildDir;
+  /// SPINEL_PROFILE_HZ for the program; unset: the runtime's default.
+  std::optional<std::string> Hz;
   std::string App;
   std::vector<std::string> ProgramArgs;
 };
+
+/// --hz's value: a whole number of samples per second, in the runtime's
+/// range for SPINEL_PROFILE_HZ (runtime/spinelprof_flags.h).
+std::string parseHz(const std::string &Text) {
+  char *End = nullptr;
+  errno = 0;
+  long Hz = Text.empty() ? 0 : std::strtol(Text.c_str(), &End, 10);
+  if (Text.empty() || *End || errno || Hz < 1 || Hz > 100000)
+    throw UsageError("run", "--hz wants a whole number of samples per second "
+                            "from 1 to 100000, got '" + Text + "'");
+  return std::to_string(Hz);
+}
 
 RunOptions parseRunArgs(const std::vector<std::string> &Args, bool &Help) {
   RunOptions O;
@@ -94,6 +108,8 @@ RunOptions parseRunArgs(const std::vector<std::string> &Args, bool &Help) {
       O.Symbols = Value();
     else if (Name == "--build-dir")
       O.BuildDir = Value();
+    else if (Name == "--hz")
+      O.Hz = parseHz(Value());
     else
       throw UsageError("run", "unknown option '" + Arg + "'");
   }
@@ -415,10 +431,11 @@ int runRunCommand(const std::vector<std::string> &Args) {
 
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), O.ProgramArgs.begin(), O.ProgramArgs.end());
-  ChildStatus Run = runChild(Argv,
-                             environmentWith({"SPINEL_PROFILE=" + OutFolded,
-                                              "SPINEL_PROFILE_QUIET=1"}),
-                             -1, -1, -1);
+  std::vector<std::string> Env = {"SPINEL_PROFILE=" + OutFolded,
+                                  "SPINEL_PROFILE_QUIET=1"};
+  if (O.Hz)
+    Env.push_back("SPINEL_PROFILE_HZ=" + *O.Hz);
+  ChildStatus Run = runChild(Argv, environmentWith(Env), -1, -1, -1);
   if (!Run.Started) {
     warn(fmt::format("cannot run {}: {}", Binary, std::strerror(Run.StartErrno)));
     return ExitBuildFailed;
