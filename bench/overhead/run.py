@@ -524,10 +524,25 @@ class Bench:
             print('\nInstructions added per call+return (callgrind, %s calls): ' % small +
                   ', '.join('%s %.1f' % (k, (v - irs['plain']) / int(small)) for k, v in irs.items() if k != 'plain'))
 
+    def interruptbench(self):
+        """What one timer event costs a memory-heavy thread, by scheme
+        (micro/interruptbench.c, plain C: no profiler involved)."""
+        src = os.path.join(HERE, 'micro', 'interruptbench.c')
+        exe = self.path('bin', 'interruptbench')
+        os.makedirs(self.path('bin'), exist_ok=True)
+        run_cmd([self.clang] + CFLAGS + ['-pthread', src, '-o', exe], dict(self.base_env))
+        iters, rounds = ('3000000', '2') if self.args.quick else ('30000000', str(max(5, self.args.rounds)))
+        print('\n## Cost of a timer event to a busy thread (micro/interruptbench.c: '
+              'random stores over 64 MB on CPU 0, %s steps)\n' % iters)
+        sys.stdout.flush()
+        r = subprocess.run([exe, '64', iters, rounds], stdout=subprocess.PIPE, universal_newlines=True)
+        print(r.stdout, end='')
+
     def samplebench(self):
         """ns per sample at shadow-stack depths 10, 50, 200."""
         src = os.path.join(HERE, 'micro', 'depthbench.c')
         exe = self.path('bin', 'depthbench')
+        os.makedirs(self.path('bin'), exist_ok=True)
         run_cmd([self.tool, 'cc'] + CFLAGS + [src, '-o', exe], dict(self.base_env))
         count = '20000' if self.args.quick else '200000'
         print('\n## Cost per sample (micro/depthbench.c: %s SIGPROFs sent to itself at each depth)\n' % count)
@@ -970,6 +985,7 @@ def main():
         b.callbench()
     if 'sample' not in skip:
         b.samplebench()
+        b.interruptbench()
     if 'compile' not in skip:
         b.compile_time(variants)
     if 'spinel' not in skip:
