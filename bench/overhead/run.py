@@ -21,7 +21,9 @@ pushed like every other method, the default before PC-named leaves), all
 pipeline instead of before it), le (local-exec instead of initial-exec
 TLS), notail (no pop before self tail calls), atomic (the previous
 push/pop: the depth store a release atomic, no TBAA type, and no pop
-before self tail calls), finstr-ai (-finstrument-functions-after-inlining).
+before self tail calls), finstr-ai (-finstrument-functions-after-inlining);
+in the compile-time part it adds two columns, leaves pushed and no alloc
+sites (SPINEL_PROFILE_ALLOC_SITES=0).
 --baseline DIR adds base: spinel-prof cc of another spinelprof build
 (DIR, e.g. an older commit's), sampling at 1 kHz like on, to measure a
 change of the plugin side by side (programs and compile time); in the
@@ -567,11 +569,14 @@ class Bench:
         run_cmd([sys.executable, os.path.join(HERE, 'gen_large.py'), '--lines', str(lines), '-o', src])
         n_lines = sum(1 for _ in open(src))
         rounds = 1 if self.args.quick else 3
-        # With the pushleaves lever: the same compile without PC-named leaves;
-        # with --baseline: the other build's spinel-prof cc.
+        # With the pushleaves lever: the same compile without PC-named leaves,
+        # and without allocation-site marks; with --baseline: the other build's spinel-prof cc.
         columns = [('plain', None, None), ('spinel-prof cc', {}, self.tool)]
         if 'pushleaves' in variants:
             columns.append(('leaves pushed', {'SPINEL_PROFILE_LEAF_MAX_SIZE': '0'}, self.tool))
+            # Frames alone: the allocation-site marks are half of what
+            # the plugin adds (results/2026-11-24-compile.md).
+            columns.append(('no alloc sites', {'SPINEL_PROFILE_ALLOC_SITES': '0'}, self.tool))
         if self.baseline_tool:
             columns.append(('base', {}, self.baseline_tool))
         times = {name: [] for name, _, _ in columns}
