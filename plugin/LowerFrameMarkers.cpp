@@ -91,19 +91,15 @@ private:
     Value *Slot;
     Value *Next;
   };
-  /// The stack in use, as computed once in a function.
-  struct StackAddress {
-    Value *Stack;
-  };
-
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
-  StackAddress emitStackAddress(Instruction *Before);
+  /// The address of the stack in use, computed once in a function.
+  Value *emitStackAddress(Instruction *Before);
   /// A push of \p Desc at depth \p Depth: the slot and next depth are
   /// \p Known's (a re-push's push) or computed here.
-  PushedFrame emitPushStores(IRBuilder<> &B, const StackAddress &At,
+  PushedFrame emitPushStores(IRBuilder<> &B, Value *Stack,
                              Value *Desc, Value *Depth,
                              const PushedFrame *Known);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
@@ -216,8 +212,7 @@ Instruction *MarkerLowering::stackAddressPoint(ArrayRef<CallBase *> Markers,
   return Dom->getTerminator();
 }
 
-MarkerLowering::StackAddress
-MarkerLowering::emitStackAddress(Instruction *Before) {
+Value *MarkerLowering::emitStackAddress(Instruction *Before) {
   IRBuilder<> B(Before);
   // The stack in use (the thread's own, or a running fiber's): one more
   // load, from the same initial-exec TLS block.
@@ -228,8 +223,7 @@ MarkerLowering::emitStackAddress(Instruction *Before) {
                           Align(8), "spinelprof.offset");
   Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
   // Not inbounds: a fiber's stack lies outside the TLS object.
-  Value *Stack = B.CreateGEP(B.getInt8Ty(), Own, Offset, "spinelprof.stack");
-  return {Stack};
+  return B.CreateGEP(B.getInt8Ty(), Own, Offset, "spinelprof.stack");
 }
 
 void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
@@ -239,7 +233,7 @@ void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
 }
 
 MarkerLowering::PushedFrame
-MarkerLowering::emitPushStores(IRBuilder<> &B, const StackAddress &At,
+MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
                                Value *Desc, Value *Depth,
                                const PushedFrame *Known) {
   PushedFrame Frame;
@@ -251,14 +245,14 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, const StackAddress &At,
         B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"), Depth,
         Capacity, "spinelprof.index");
     Frame.Slot = B.CreateInBoundsGEP(
-        ShadowStackTy, At.Stack,
+        ShadowStackTy, Stack,
         {B.getInt64(0), B.getInt32(StackFrames),
          B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
         "spinelprof.slot");
     Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   }
   storeToStack(B, Desc, Frame.Slot, Align(8));
-  storeToStack(B, Frame.Next, At.Stack, Align(4));
+  storeToStack(B, Frame.Next, Stack, Align(4));
   return Frame;
 }
 
@@ -278,7 +272,7 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   }
   if (Markers.empty())
     return;
-  StackAddress At = emitStackAddress(stackAddressPoint(Markers, DT, LI));
+  Value *Stack = emitStackAddress(stackAddressPoint(Markers, DT, LI));
 
   // Pushes first: pops and re-pushes use their depths.
   SmallVector<CallBase *, 8> Pushes, Others;
@@ -288,22 +282,22 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   DenseMap<Value *, PushedFrame> Pushed;
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
-    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, At.Stack, Align(4));
+    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
     Depth->takeName(Call);
     Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
     Pushed[Depth] =
-        emitPushStores(B, At, Call->getArgOperand(0), Depth, nullptr);
+        emitPushStores(B, Stack, Call->getArgOperand(0), Depth, nullptr);
     Call->replaceAllUsesWith(Depth);
     Call->eraseFromParent();
   }
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
     if (frameMarkerOf(*Call) == FrameMarker::Pop) {
-      storeToStack(B, Call->getArgOperand(0), At.Stack, Align(4));
+      storeToStack(B, Call->getArgOperand(0), Stack, Align(4));
     } else {
       Value *Depth = Call->getArgOperand(1);
       auto It = Pushed.find(Depth);
-      emitPushStores(B, At, Call->getArgOperand(0), Depth,
+      emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
                      It == Pushed.end() ? nullptr : &It->second);
     }
     Call->eraseFromParent();
