@@ -104,7 +104,8 @@ static uint64_t nextInterval(ThreadSlot &T) {
 /// T's thread.
 static uint32_t armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
   uint32_t Skipped = 0;
-  uint64_t Due = From + nextInterval(T);
+  uint64_t Due = T.NextDueNs > From ? T.NextDueNs : From + nextInterval(T);
+  T.NextDueNs = 0;
   for (int Skips = 0; Due <= Now && Skips < 1000; ++Skips) {
     if (Due < T.BlockStartNs || Due > T.BlockEndNs)
       ++Skipped;
@@ -330,7 +331,10 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
     if (Enabled.load() && T->HasTimer.load()) {
       uint64_t Now = monotonicNs();
       uintptr_t Pc = programCounter(Context);
-      if (Config.Wall) {
+      if (Now < T->DueNs) {
+        // A signal for an instant a wrapper already counted, come after
+        // the timer was set for the next one (takeHeldSignal): nothing.
+      } else if (Config.Wall) {
         sampleWall(*T, Pc, Now);
       } else {
         sampleCpu(*T, Pc, interruptedWait(Context), Now);
@@ -353,11 +357,12 @@ static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
                              uint64_t End) {
   uint64_t FirstDue = T.DueNs;
   uint64_t Instants = 0;
-  for (uint64_t Due = T.DueNs; Due <= End && Instants < 100000;
-       Due += nextInterval(T)) {
+  uint64_t Due = T.DueNs;
+  for (; Due <= End && Instants < 100000; Due += nextInterval(T)) {
     T.DueNs = Due; // The last instant inside: its signal is no sample.
     ++Instants;
   }
+  T.NextDueNs = Due; // The first instant after the call, kept (armTimer).
   uint64_t Cpu = readCpuSince(T, End).Cpu;
   uint64_t Length = End > Start ? End - Start : 1;
   uint64_t InCall = Cpu > StartCpu ? Cpu - StartCpu : 0;
@@ -371,6 +376,17 @@ static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
   noteCpu(T, Cpu);
 }
 
+/// Takes the profiling signal that waited while blocked, if it came, so
+/// that no handler runs for an instant already counted (sampleInsideCall).
+/// The caller arms the next instant. On the thread, signal blocked.
+static void takeHeldSignal() {
+  uint64_t Set = uint64_t(1) << (profilingSignal() - 1);
+  struct timespec Zero = {0, 0};
+  // The raw system call: 8 bytes of mask, and not the program's sigtimedwait
+  // (which the archive wraps).
+  (void)syscall(SYS_rt_sigtimedwait, &Set, nullptr, &Zero, 8);
+}
+
 bool callCpuNeeded() { return Enabled.load() && !Config.Wall; }
 
 void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
@@ -380,8 +396,11 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
   if (!Enabled.load() || !T.HasTimer.load())
     return;
   if (!Config.Wall) {
-    if (T.DueNs >= StartNs && T.DueNs <= End && StartCpuNs)
+    if (T.DueNs >= StartNs && T.DueNs <= End && StartCpuNs) {
       sampleInsideCall(T, StartNs, StartCpuNs, End);
+      takeHeldSignal();
+      armTimer(T, T.DueNs, End);
+    }
     return;
   }
   // Wall mode: the call's length, exactly, on the blocking stack; as

@@ -25,7 +25,7 @@
 // (spinelprof_interpose.h) holds the signal back; its time is recorded by
 // the wrapper when it returns (wall mode: one sample of the blocking stack
 // weighing exactly the call's length), and the signal that waited is no
-// sample.
+// sample (cpu mode: the wrapper takes it and arms the next instant).
 //
 // A periodic flush (SPINEL_PROFILE_FLUSH_SEC) runs on a helper thread
 // started only then, which also writes at SIGINT/SIGTERM.

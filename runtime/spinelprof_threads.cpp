@@ -205,6 +205,10 @@ static void afterSwitch(void *Saved) {
 //===----------------------------------------------------------------------===//
 
 static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
+  // The clocks first: instants from here on are the call's (the wrapper's
+  // own system calls are its CPU), none lost between the block and them.
+  Scope.StartCpuNs = callCpuNeeded() ? threadCpuNs() : 0;
+  Scope.StartNs = monotonicNs();
   sigset_t Block;
   sigemptyset(&Block);
   sigaddset(&Block, profilingSignal());
@@ -222,8 +226,6 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   Scope.SavedDepth = D;
   Scope.Stack = S;
   Scope.Thread = MySlot;
-  Scope.StartCpuNs = callCpuNeeded() ? threadCpuNs() : 0;
-  Scope.StartNs = monotonicNs();
 }
 
 static void leaveBlocking(BlockingScope &Scope) {

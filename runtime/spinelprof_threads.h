@@ -37,6 +37,7 @@ struct ThreadSlot {
   timer_t Timer;
   std::atomic<bool> HasTimer;
   uint64_t DueNs;        // CLOCK_MONOTONIC instant the timer is armed for.
+  uint64_t NextDueNs;    // 0, or the instant after DueNs, already drawn.
   uint64_t Random;       // xorshift state for the intervals.
   uint32_t Backoff;      // Cpu mode: the next interval is P * 2^Backoff.
   uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
