@@ -297,7 +297,7 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
 /// (notRunningInWait). A late one (the thread was preempted, or its signal
 /// was blocked) counts when the thread used nearly all the time since the
 /// last clock read. Instants inside a blocking call a wrapper saw are the
-/// wrapper's (sampleInsideCall). Async-signal-safe; on T's thread.
+/// wrapper's (sampleCall). Async-signal-safe; on T's thread.
 static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
   uint64_t Late = Now > T.DueNs ? Now - T.DueNs : 0;
   bool Blocked = dueWhileBlocked(T);
@@ -347,37 +347,38 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
   errno = SavedErrno;
 }
 
-/// Cpu mode: the instants that fell inside a blocking call that just
-/// returned (Start to End; the CPU clock read StartCpu at Start), as
-/// samples of the blocking stack in proportion to the CPU the call used
-/// (a sleep's own system calls, ~20 us here, or all of a short write's
-/// time): each instant was on the CPU with the probability CPU / length,
-/// counted with the remainder carried. On T's thread, normal context.
-static void sampleInsideCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
-                             uint64_t End) {
-  uint64_t FirstDue = T.DueNs;
-  uint64_t Instants = 0;
+/// Cpu mode: a blocking call that just returned (Start to End; the CPU
+/// clock read StartCpu at Start) as samples of the blocking stack for the
+/// CPU it used (a sleep's own system calls, ~20 us here, or all of a short
+/// write's time): one per period of CPU, the remainder carried to the next
+/// call. Counting the instants that fell inside it, each for CPU / length,
+/// read 19 % low on a periodic sleep: a sample in the work before it
+/// delays the program (its handler) and shortens the sleep, so instants
+/// fell more often in the longer sleeps, whose CPU / length is lower. The
+/// instants inside are skipped, the first after it kept (armTimer). On T's
+/// thread, normal context.
+static void sampleCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
+                       uint64_t End) {
   uint64_t Due = T.DueNs;
-  for (; Due <= End && Instants < 100000; Due += nextInterval(T)) {
-    T.DueNs = Due; // The last instant inside: its signal is no sample.
-    ++Instants;
+  if (Due >= Start && Due <= End) {
+    for (int Skips = 0; Due <= End && Skips < 100000; ++Skips) {
+      T.DueNs = Due; // The last instant inside: its signal is no sample.
+      Due += nextInterval(T);
+    }
+    T.NextDueNs = Due;
   }
-  T.NextDueNs = Due; // The first instant after the call, kept (armTimer).
   uint64_t Cpu = readCpuSince(T, End).Cpu;
-  uint64_t Length = End > Start ? End - Start : 1;
   uint64_t InCall = Cpu > StartCpu ? Cpu - StartCpu : 0;
-  if (InCall > Length)
-    InCall = Length;
-  T.InCallCredit += Instants * ((InCall << 16) / Length);
-  uint64_t Count = T.InCallCredit >> 16;
-  T.InCallCredit &= 0xffff;
+  T.InCallCredit += InCall < End - Start ? InCall : End - Start;
+  uint64_t Count = T.InCallCredit / PeriodNs;
+  T.InCallCredit -= Count * PeriodNs;
   if (Count)
-    recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count), FirstDue);
+    recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count), Start);
   noteCpu(T, Cpu);
 }
 
 /// Takes the profiling signal that waited while blocked, if it came, so
-/// that no handler runs for an instant already counted (sampleInsideCall).
+/// that no handler runs for an instant inside the call (sampleCall).
 /// The caller arms the next instant. On the thread, signal blocked.
 static void takeHeldSignal() {
   uint64_t Set = uint64_t(1) << (profilingSignal() - 1);
@@ -396,8 +397,11 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
   if (!Enabled.load() || !T.HasTimer.load())
     return;
   if (!Config.Wall) {
-    if (T.DueNs >= StartNs && T.DueNs <= End && StartCpuNs) {
-      sampleInsideCall(T, StartNs, StartCpuNs, End);
+    if (!StartCpuNs || End < StartNs)
+      return;
+    bool DueInside = T.DueNs >= StartNs && T.DueNs <= End;
+    sampleCall(T, StartNs, StartCpuNs, End);
+    if (DueInside) {
       takeHeldSignal();
       armTimer(T, T.DueNs, End);
     }

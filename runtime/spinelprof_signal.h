@@ -83,9 +83,9 @@ bool callCpuNeeded();
 /// A blocking call that started at StartNs (CLOCK_MONOTONIC; the thread's
 /// CPU clock read StartCpuNs then) returns, the profiling signal still
 /// blocked: records the current stack (the blocking frame on top) for the
-/// call's length in wall mode, for the instants that fell inside it in
-/// proportion to the CPU it used in cpu mode. On the thread itself, from
-/// the wrapper; normal context.
+/// call's length in wall mode, for the CPU it used in cpu mode (and there
+/// takes the signal that waited and arms the next instant). On the thread
+/// itself, from the wrapper; normal context.
 void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs);
 
 /// The program installs a handler for the profiling signal: sampling

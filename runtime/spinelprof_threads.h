@@ -43,8 +43,8 @@ struct ThreadSlot {
   uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
   uint64_t StartCpuNs;   // The CPU clock at registration.
   uint32_t Record;       // The sample table's thread record (nameThread).
-  uint64_t InCallCredit; // Cpu mode: samples owed inside blocking calls,
-                         // in 1/65536ths.
+  uint64_t InCallCredit; // Cpu mode: CPU ns of blocking calls not yet
+                         // counted as samples.
   uint64_t LastWallNs;   // Wall mode: CLOCK_MONOTONIC at the last sample.
   /// The last blocking call a wrapper saw ([start, end], CLOCK_MONOTONIC),
   /// and, in wall mode, the time blocked since the last sample, the
