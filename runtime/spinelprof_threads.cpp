@@ -271,6 +271,7 @@ void startClocks(ThreadSlot &T) {
   T.BlockStartNs = T.BlockEndNs = 0;
   T.BlockedNs = T.BlockCarryNs = T.BlockCreditNs = 0;
   T.Backoff = 0;
+  T.StallNs = T.ArmNs = 0;
 }
 
 void registerCurrentThread() {

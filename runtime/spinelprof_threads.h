@@ -40,6 +40,11 @@ struct ThreadSlot {
   uint64_t NextDueNs;    // 0, or the instant after DueNs, already drawn.
   uint64_t Random;       // xorshift state for the intervals.
   uint32_t Backoff;      // Cpu mode: the next interval is P * 2^Backoff.
+  /// Cpu mode: the sampler's own stall per sample (the thread stopped from
+  /// its instant to the handler's end; a moving average), and how long the
+  /// last timer_settime took (the stall's part after the handler's clock
+  /// read). The next instant is drawn from the stall's end.
+  uint64_t StallNs, ArmNs;
   uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
   uint64_t StartCpuNs;   // The CPU clock at registration.
   uint32_t Record;       // The sample table's thread record (nameThread).
