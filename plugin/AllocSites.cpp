@@ -2,20 +2,16 @@
 //
 // Before each marked call:
 //
-//   %c    = load threadlocal.address(@__spinelprof_alloc_countdown)
-//   %left = sub %c, %size
-//   store %left, threadlocal.address(@__spinelprof_alloc_countdown)
-//   br (%left < 0), sample, call          ; weighted unlikely
-// sample:
-//   call @__spinelprof_alloc_sample(%size, @"alloc Foo" descriptor)  ; cold
+//   call void @__spinelprof_marker_alloc(i64 %size, ptr @"alloc Foo" descriptor)
 //
-// Four instructions and a rarely taken branch on the hot path; the runtime
-// keeps the countdown at INT64_MAX while allocation profiling is off.
+// with the allocator call's source location, which LowerAllocSites.cpp
+// turns into the countdown, a rarely taken branch and a cold call.
 //
 //===----------------------------------------------------------------------===//
 #include "AllocSites.h"
 
 #include "DescriptorStrings.h"
+#include "FrameMarkers.h"
 #include "RuntimeNames.h"
 #include "SpinelNames.h"
 
@@ -26,18 +22,19 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstddef>
 
 using namespace llvm;
 using namespace spinelprof;
 
-// Mirrored from include/spinelprof/abi.h.
+// Mirrored from include/spinelprof/abi.h: the runtime's state that the
+// lowered marker touches.
 static const char CountdownSymbol[] = SPINELPROF_ALLOC_COUNTDOWN_SYMBOL;
 static const char SampleSymbol[] = SPINELPROF_ALLOC_SAMPLE_SYMBOL;
+
+static const char AllocMarkerName[] = "__spinelprof_marker_alloc";
 // The descriptor as {i32 x 4, ptr x 3}; InsertFrameMarkers.cpp checks every
 // offset, this the two facts the layout below relies on.
 static_assert(offsetof(spinelprof_frame_descriptor, name) ==
@@ -104,7 +101,6 @@ private:
   std::string typeName(CallBase &Call, Allocator A, Function &Caller) const;
   Constant *typeDescriptor(StringRef Type);
   Constant *getString(StringRef S);
-  GlobalVariable *countdown();
 
   Module &M;
   LLVMContext &Ctx;
@@ -112,8 +108,7 @@ private:
   Type *Int64Ty;
   PointerType *PtrTy;
   StructType *DescriptorTy;
-  GlobalVariable *Countdown = nullptr;
-  FunctionCallee SampleFn;
+  Function *Marker = nullptr;
   DescriptorStrings Strings;
 };
 
@@ -152,22 +147,14 @@ bool AllocSiteMarker::run() {
         Sites.emplace_back(Call, A, &F);
       }
   }
+  if (Sites.empty())
+    return false;
+  Marker = getAllocSiteMarker(M);
+  if (!Marker)
+    return false;
   for (auto &[Call, A, Caller] : Sites)
     mark(*Call, A, *Caller);
-  return !Sites.empty();
-}
-
-GlobalVariable *AllocSiteMarker::countdown() {
-  if (Countdown)
-    return Countdown;
-  if (auto *GV = M.getGlobalVariable(CountdownSymbol))
-    return Countdown = GV;
-  Countdown = new GlobalVariable(M, Int64Ty, /*isConstant=*/false,
-                                 GlobalValue::ExternalLinkage, nullptr,
-                                 CountdownSymbol, nullptr,
-                                 GlobalValue::InitialExecTLSModel);
-  Countdown->setAlignment(Align(8));
-  return Countdown;
+  return true;
 }
 
 Constant *AllocSiteMarker::getString(StringRef S) { return Strings.get(S); }
@@ -225,34 +212,47 @@ void AllocSiteMarker::mark(CallBase &Call, Allocator A, Function &Caller) {
                                    "spinelprof.alloc.arg");
     Size = Size ? B.CreateMul(Size, V, "spinelprof.alloc.size") : V;
   }
-  Value *Addr = B.CreateThreadLocalAddress(countdown());
-  Value *Left = B.CreateSub(
-      B.CreateAlignedLoad(Int64Ty, Addr, Align(8), "spinelprof.countdown"),
-      Size, "spinelprof.left");
-  B.CreateAlignedStore(Left, Addr, Align(8));
-  Value *Hit = B.CreateICmpSLT(Left, ConstantInt::get(Int64Ty, 0),
-                               "spinelprof.sample");
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      Hit, Call.getIterator(), /*Unreachable=*/false,
-      MDBuilder(Ctx).createBranchWeights(1, 100000));
-  if (!SampleFn) {
-    SampleFn = M.getOrInsertFunction(
-        SampleSymbol, FunctionType::get(Type::getVoidTy(Ctx),
-                                        {Int64Ty, PtrTy}, false));
-    if (auto *F = dyn_cast<Function>(SampleFn.getCallee())) {
-      F->addFnAttr(Attribute::Cold);
-      F->addFnAttr(Attribute::NoUnwind);
-    }
-  }
-  IRBuilder<> TB(Then);
-  TB.SetCurrentDebugLocation(Call.getDebugLoc());
-  CallInst *Sample =
-      TB.CreateCall(SampleFn, {Size, typeDescriptor(typeName(Call, A, Caller))});
-  Sample->addFnAttr(Attribute::Cold);
+  B.CreateCall(Marker, {Size, typeDescriptor(typeName(Call, A, Caller))});
   Call.setMetadata(MarkedKind, MDNode::get(Ctx, {}));
 }
 
 } // namespace
+
+static FunctionType *allocSiteMarkerType(LLVMContext &Ctx) {
+  return FunctionType::get(
+      Type::getVoidTy(Ctx),
+      {Type::getInt64Ty(Ctx), PointerType::getUnqual(Ctx)}, false);
+}
+
+StringRef spinelprof::allocSiteMarkerName() { return AllocMarkerName; }
+
+Function *spinelprof::getAllocSiteMarker(Module &M) {
+  bool Declared = M.getFunction(AllocMarkerName);
+  Function *F = declareMarker(M, AllocMarkerName,
+                              allocSiteMarkerType(M.getContext()),
+                              "spinelprof: allocation-site marker not lowered "
+                              "(the plugin's lowering pass did not run)");
+  if (!F || Declared)
+    return F;
+  // A module that names the countdown or the sample function itself (a
+  // test standing in for the runtime, a program that reads the countdown)
+  // can see what the lowered code does: to it the marker is a call like any
+  // other, or loads of the countdown and of what the sample function wrote
+  // would be moved past it, or folded, wrongly.
+  if (M.getNamedValue(CountdownSymbol) || M.getNamedValue(SampleSymbol)) {
+    F->removeFnAttr(Attribute::Memory);
+    F->removeFnAttr(Attribute::NoCallback);
+    F->removeFnAttr(Attribute::NoSync);
+    F->removeFnAttr(Attribute::NoFree);
+  }
+  return F;
+}
+
+bool spinelprof::isAllocSiteMarker(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && Callee->getName() == AllocMarkerName &&
+         Callee->getFunctionType() == allocSiteMarkerType(Call.getContext());
+}
 
 std::string spinelprof::constructorClass(StringRef CName) {
   if (!CName.starts_with("sp_") || !CName.ends_with("_new"))

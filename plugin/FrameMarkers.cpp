@@ -47,9 +47,8 @@ static FunctionType *markerType(LLVMContext &Ctx, FrameMarker Kind) {
   llvm_unreachable("unknown frame marker");
 }
 
-Function *spinelprof::getFrameMarker(Module &M, FrameMarker Kind) {
-  StringRef Name = frameMarkerName(Kind);
-  FunctionType *Ty = markerType(M.getContext(), Kind);
+Function *spinelprof::declareMarker(Module &M, StringRef Name,
+                                    FunctionType *Ty, StringRef NotLowered) {
   if (Function *F = M.getFunction(Name))
     if (F->getFunctionType() == Ty && F->isDeclaration())
       return F;
@@ -80,10 +79,33 @@ Function *spinelprof::getFrameMarker(Module &M, FrameMarker Kind) {
   // Code generation reports a call that was not lowered (llc, and clang
   // where the call has a source location), instead of leaving an
   // undefined symbol for the linker.
-  F->addFnAttr("dontcall-error",
-               "spinelprof: frame marker not lowered (the plugin's "
-               "lowering pass did not run)");
+  F->addFnAttr("dontcall-error", NotLowered);
   return F;
+}
+
+Function *spinelprof::getFrameMarker(Module &M, FrameMarker Kind) {
+  return declareMarker(M, frameMarkerName(Kind),
+                       markerType(M.getContext(), Kind),
+                       "spinelprof: frame marker not lowered (the plugin's "
+                       "lowering pass did not run)");
+}
+
+void spinelprof::widenLoweredMemoryEffects(Module &M) {
+  // LangRef counts a volatile store as possible synchronisation, and the
+  // allocation sample is a call the optimizer knows nothing of: say so,
+  // for whatever reads the attributes after the lowering.
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    MemoryEffects ME = F.getMemoryEffects();
+    if (!isModSet(ME.getModRef(IRMemLocation::InaccessibleMem)))
+      continue;
+    MemoryEffects Wide =
+        ME | MemoryEffects(IRMemLocation::Other, ModRefInfo::ModRef);
+    if (Wide != ME)
+      F.setMemoryEffects(Wide);
+    F.removeFnAttr(Attribute::NoSync);
+  }
 }
 
 std::optional<FrameMarker> spinelprof::frameMarkerOf(const CallBase &Call) {

@@ -24,6 +24,9 @@
 // generation anyway is an error there (`dontcall-error`), never a symbol
 // left for the linker.
 //
+// The allocation-site marker (AllocSites.h) is declared the same way, by
+// declareMarker, and its lowering widens the same memory effects.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_FRAMEMARKERS_H
 #define SPINELPROF_PLUGIN_FRAMEMARKERS_H
@@ -35,6 +38,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class FunctionType;
 class Module;
 } // namespace llvm
 
@@ -56,6 +60,20 @@ std::optional<FrameMarker> frameMarkerOf(const llvm::CallBase &Call);
 
 /// The marker's function name.
 llvm::StringRef frameMarkerName(FrameMarker Kind);
+
+/// The declaration of a marker function \p Name of type \p Ty in \p M,
+/// with the attributes above, created if it is not yet there; a call that
+/// reaches code generation is the error \p NotLowered. Null, after an
+/// error on the context, when the module defines \p Name or declares it
+/// with another type.
+llvm::Function *declareMarker(llvm::Module &M, llvm::StringRef Name,
+                              llvm::FunctionType *Ty,
+                              llvm::StringRef NotLowered);
+
+/// After a lowering: a function whose inferred memory effects were the
+/// markers' (inaccessible memory, no synchronisation) now writes globals,
+/// volatile or through a call; widens its attributes to say so.
+void widenLoweredMemoryEffects(llvm::Module &M);
 
 } // namespace spinelprof
 

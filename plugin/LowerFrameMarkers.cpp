@@ -60,7 +60,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/ModRef.h"
 
 using namespace llvm;
 using namespace spinelprof;
@@ -104,7 +103,6 @@ private:
                              const PushedFrame *Known);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
   GlobalVariable *getThreadLocal(const char *Name, Type *Ty);
-  void widenMemoryEffects();
 
   Module &M;
   LLVMContext &Ctx;
@@ -169,7 +167,7 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
   for (Function *Marker : Declarations)
     if (Marker->use_empty())
       Marker->eraseFromParent();
-  widenMemoryEffects();
+  widenLoweredMemoryEffects(M);
   return true;
 }
 
@@ -301,26 +299,6 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
                      It == Pushed.end() ? nullptr : &It->second);
     }
     Call->eraseFromParent();
-  }
-}
-
-void MarkerLowering::widenMemoryEffects() {
-  // A function whose inferred effects were the markers' (inaccessible
-  // memory, no synchronisation) now writes the thread's shadow stack, a
-  // global, with volatile stores, which LangRef counts as possible
-  // synchronisation: say so, for whatever reads the attributes after this
-  // pass.
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    MemoryEffects ME = F.getMemoryEffects();
-    if (!isModSet(ME.getModRef(IRMemLocation::InaccessibleMem)))
-      continue;
-    MemoryEffects Wide =
-        ME | MemoryEffects(IRMemLocation::Other, ModRefInfo::ModRef);
-    if (Wide != ME)
-      F.setMemoryEffects(Wide);
-    F.removeFnAttr(Attribute::NoSync);
   }
 }
 

@@ -7,13 +7,15 @@
 // default pipeline (at every optimization level, -O0 included), before the
 // inliner, so a method that the C compiler inlines keeps its frame, and the
 // lowering as the optimizer's last pass (FrameMarkers.h says why).
-// `-passes=spinelprof-alloc` marks allocation sites (AllocSites.h); clang
-// runs it at the pipeline's start too.
+// `-passes=spinelprof-alloc` marks allocation sites and lowers the markers
+// (AllocSites.h); `spinelprof-alloc-markers` and `spinelprof-lower-alloc`
+// are its halves, which clang runs at the same two points as the frames'.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AllocSites.h"
 #include "InsertFrameMarkers.h"
+#include "LowerAllocSites.h"
 #include "LowerFrameMarkers.h"
 #include "PluginOptions.h"
 #include "SelfTailCallPop.h"
@@ -36,13 +38,19 @@ using namespace spinelprof;
 // Each callback reads the options (PluginOptions.h) when it builds its part
 // of a pipeline: after opt or clang has parsed the command line.
 
-/// `-passes=spinelprof-alloc|spinelprof-markers|spinelprof-lower-markers|
-/// spinelprof` (opt, tests).
+/// `-passes=spinelprof-alloc|spinelprof-alloc-markers|spinelprof-lower-alloc|
+/// spinelprof-markers|spinelprof-lower-markers|spinelprof` (opt, tests).
 static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
-  if (Name == "spinelprof-alloc") {
+  bool MarkAlloc = Name == "spinelprof-alloc-markers";
+  bool LowerAlloc = Name == "spinelprof-lower-alloc";
+  if (Name == "spinelprof-alloc")
+    MarkAlloc = LowerAlloc = true;
+  if (MarkAlloc)
     MPM.addPass(AllocSitesPass(readPluginOptions().MarkAllocSites));
+  if (LowerAlloc)
+    MPM.addPass(LowerAllocSitesPass());
+  if (MarkAlloc || LowerAlloc)
     return true;
-  }
   if (Name == "spinelprof-markers") {
     MPM.addPass(InsertFrameMarkersPass(readPluginOptions()));
     return true;
@@ -87,8 +95,9 @@ static void registerCallbacks(PassBuilder &PB) {
         if (!Options.InstrumentAfterOptimization)
           MPM.addPass(InsertFrameMarkersPass(Options));
       });
-  // The markers become shadow-stack code after the last optimization; the
-  // after-inlining experiment (docs/performance.md) instruments first.
+  // The markers become shadow-stack code and allocation countdowns after
+  // the last optimization; the after-inlining experiment
+  // (docs/performance.md) instruments first.
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel
 #if LLVM_VERSION_MAJOR >= 20
@@ -98,6 +107,7 @@ static void registerCallbacks(PassBuilder &PB) {
         PluginOptions Options = readPluginOptions();
         if (Options.InstrumentAfterOptimization)
           MPM.addPass(InsertFrameMarkersPass(Options));
+        MPM.addPass(LowerAllocSitesPass());
         MPM.addPass(LowerFrameMarkersPass());
       });
 }

@@ -18,7 +18,6 @@
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-alloc -spinelprof-alloc-sites=0 -S < %s | FileCheck %s --check-prefix=OFF
 ; OFF-NOT: spinelprof
 
-; CHECK: @__spinelprof_alloc_countdown = external thread_local(initialexec) global i64, align 8
 ; CHECK: @[[EMPTY:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
 ; CHECK: @[[FOO_NAME:__spinelprof_str[.0-9]*]] = private unnamed_addr constant [10 x i8] c"alloc Foo\00"
 ; CHECK: @[[FOO:__spinelprof_alloc_type.Foo]] = private constant { i32, i32, i32, i32, ptr, ptr, ptr } { i32 1, i32 4, i32 0, i32 2, ptr @[[FOO_NAME]], ptr @[[EMPTY]], ptr @[[EMPTY]] }, align 8
@@ -29,6 +28,7 @@
 ; CHECK: c"alloc [malloc]\00"
 ; CHECK: c"alloc [calloc]\00"
 ; CHECK: c"alloc [realloc]\00"
+; CHECK: @__spinelprof_alloc_countdown = external thread_local(initialexec) global i64, align 8
 
 declare ptr @malloc(i64)
 declare ptr @calloc(i64, i64)
@@ -130,7 +130,7 @@ define ptr @sp_Geo_Vec_new() {
   ret ptr %p
 }
 
-; CHECK: declare void @__spinelprof_alloc_sample(i64, ptr) [[COLDFN:#[0-9]+]]
+; CHECK: declare void @__spinelprof_alloc_sample(i64, ptr) local_unnamed_addr [[COLDFN:#[0-9]+]]
 ; CHECK: attributes [[COLDFN]] = { cold nounwind }
 ; CHECK: attributes [[COLD]] = { cold }
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 100000}

@@ -1,7 +1,8 @@
-// clang -fpass-plugin lowers every frame marker by the end of its pipeline
-// at every optimization level: the object (or, with -flto, the bitcode)
-// references the shadow stack and no marker. (A marker that reached code
-// generation would be an error there, see markers.ll.)
+// clang -fpass-plugin lowers every frame and allocation-site marker by the
+// end of its pipeline at every optimization level: the object (or, with
+// -flto, the bitcode) references the shadow stack, the allocation sample
+// and no marker. (A marker that reached code generation would be an error
+// there, see markers.ll and alloc-markers.ll.)
 //
 // RUN: %clang_prof -O0 -c %s -o %t.O0.o
 // RUN: llvm-nm %t.O0.o | FileCheck %s
@@ -19,13 +20,18 @@
 // RUN: llvm-dis %t.thin.bc -o - | FileCheck %s --check-prefix=IR
 //
 // CHECK-NOT: __spinelprof_marker
+// CHECK:     U __spinelprof_alloc_sample
+// CHECK-NOT: __spinelprof_marker
 // CHECK:     U __spinelprof_stack
 // CHECK-NOT: __spinelprof_marker
 // IR-NOT:    __spinelprof_marker
 // IR:        store volatile ptr @__spinelprof_desc.sp_sum
 // IR-NOT:    __spinelprof_marker
+// IR:        call void @__spinelprof_alloc_sample(
+// IR-NOT:    __spinelprof_marker
 
 #include <setjmp.h>
+#include <stdlib.h>
 
 static jmp_buf sp_exc_buf;
 
@@ -44,7 +50,10 @@ int sp_rescue(long *v) {
   return -1;
 }
 
+long *sp_Foo_new(void) { return malloc(4 * sizeof(long)); }
+
 int main(int argc, char **argv) {
-  long v[4] = {argc, 2, 3, 4};
+  long *v = sp_Foo_new();
+  v[0] = argc, v[1] = 2, v[2] = 3, v[3] = 4;
   return sp_rescue(v);
 }
