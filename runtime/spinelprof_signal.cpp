@@ -86,7 +86,7 @@ int profilingSignal() { return SIGRTMAX - 2; }
 /// The next interval: uniform in [Q/2, 3Q/2], times 2^Backoff, where Q is
 /// the period less the sampler's own stall per sample (cpu mode: the
 /// interval starts when the stall ends, so the rate per CPU-second, the
-/// stall included, stays the one asked for; at most a quarter of P).
+/// stall included, stays the one asked for; at most half of P).
 /// Async-signal-safe; on T's thread.
 static uint64_t nextInterval(ThreadSlot &T) {
   uint64_t X = T.Random;
@@ -94,7 +94,7 @@ static uint64_t nextInterval(ThreadSlot &T) {
   X ^= X >> 7;
   X ^= X << 17;
   T.Random = X;
-  uint64_t Stall = T.StallNs < PeriodNs / 4 ? T.StallNs : PeriodNs / 4;
+  uint64_t Stall = T.StallNs < PeriodNs / 2 ? T.StallNs : PeriodNs / 2;
   uint64_t Q = PeriodNs - Stall;
   return (Q / 2 + (X >> 11) % (Q + 1)) << T.Backoff;
 }
@@ -332,14 +332,20 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
 /// ends after the timer_settime below, which takes the previous one's
 /// time. Async-signal-safe; on T's thread.
 static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
-  bool Prompt = Delivered - T.DueNs <= PromptNs;
   uint64_t Due = T.DueNs;
   uint64_t End = monotonicNs();
+  if (Delivered - Due > PromptNs) {
+    // A late signal: the thread was off the CPU (or had the signal
+    // blocked). The sequence runs on through that wait, as through a
+    // blocking call; drawn from the delivery, the first part of every time
+    // slice would get no instant.
+    armTimer(T, Due, End);
+    return;
+  }
   armTimer(T, End + T.ArmNs, End);
   uint64_t Armed = monotonicNs();
   T.ArmNs = Armed - End;
-  if (Prompt) // A late signal's wait is the scheduler's, not the sampler's.
-    T.StallNs = T.StallNs - T.StallNs / 16 + (Armed - Due) / 16;
+  T.StallNs = T.StallNs - T.StallNs / 16 + (Armed - Due) / 16;
 }
 
 /// The profiling signal's handler: this thread's timer fired. Samples the
