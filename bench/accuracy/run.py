@@ -456,7 +456,7 @@ def main():
     ap.add_argument('--quick', action='store_true', help='CI: 1 s, 1 run, 50 trials')
     ap.add_argument('--no-gperftools', action='store_true')
     ap.add_argument('--env', action='append', default=[], metavar='KEY=VAL',
-                    help='environment for the spinelprof runs (repeatable), e.g. SPINEL_PROFILE_TIMER=thread')
+                    help='environment for the spinelprof runs (repeatable), e.g. SPINEL_PROFILE_TIMELINE_MB=0')
     ap.add_argument('--by', choices=('weight', 'count'), default='weight',
                     help="spinelprof's share of a row: the .sprof samples' weight_ns (default) or counts")
     ap.add_argument('--trials', type=int, default=None, help='perfect-sampler trials (200; --quick: 50)')
