@@ -41,7 +41,7 @@ struct ThreadSlot {
   uint64_t Random;       // xorshift state for the intervals.
   uint32_t Backoff;      // Cpu mode: the next interval is P * 2^Backoff.
   /// Cpu mode: the sampler's own stall per sample (the thread stopped from
-  /// its instant to the handler's end; a moving average), and how long the
+  /// its instant to the handler's end; a running median), and how long the
   /// last timer_settime took (the stall's part after the handler's clock
   /// read). The next instant is drawn from the stall's end.
   uint64_t StallNs, ArmNs;
