@@ -7,7 +7,9 @@
 // Each registered thread has a timer of its own: a POSIX timer on
 // CLOCK_MONOTONIC whose signal (a real-time signal of the profiler's own,
 // never SIGPROF) goes to that thread (SIGEV_THREAD_ID), armed one shot at a
-// time with an interval drawn uniformly from [P/2, 3P/2] (P = 1/rate). The
+// time with an interval drawn uniformly from [Q/2, 3Q/2] (P = 1/rate, Q = P
+// less the sampler's own stall per sample; in cpu mode a prompt sample's
+// next interval starts when its stall ends: docs/design.md). The
 // timer fires on the CPU the thread runs on, so the handler runs on the
 // thread within tens of microseconds, reads its own shadow stack and the
 // interrupted PC (the native leaf), records the sample and arms the next
