@@ -27,6 +27,7 @@
 #include "spinelprof_threads.h"
 #include "spinelprof_timeline.h"
 
+#include <algorithm>
 #include <atomic>
 #include <errno.h>
 #include <linux/futex.h>
@@ -250,6 +251,12 @@ static bool interruptedWait(void *Context) {
 #endif
 }
 
+/// Whether a signal delivered at Now came within PromptNs of T's instant.
+/// Async-signal-safe.
+static bool deliveredPromptly(const ThreadSlot &T, uint64_t Now) {
+  return Now <= T.DueNs || Now - T.DueNs <= PromptNs;
+}
+
 /// Cpu mode: records T's CPU clock reading Cpu as the CPU time its
 /// samples stand for (from registration); the writer shares it out among
 /// the thread's samples by their counts. Async-signal-safe.
@@ -304,9 +311,8 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
 /// last clock read. Instants inside a blocking call a wrapper saw are the
 /// wrapper's (sampleCall). Async-signal-safe; on T's thread.
 static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
-  uint64_t Late = Now > T.DueNs ? Now - T.DueNs : 0;
   bool Blocked = dueWhileBlocked(T);
-  if (Late <= PromptNs && !Blocked) {
+  if (deliveredPromptly(T, Now) && !Blocked) {
     if (InWait)
       return notRunningInWait(T, Now);
     T.Backoff = 0;
@@ -334,7 +340,7 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
 static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   uint64_t Due = T.DueNs;
   uint64_t End = monotonicNs();
-  if (Delivered - Due > PromptNs) {
+  if (!deliveredPromptly(T, Delivered)) {
     // A late signal: the thread was off the CPU (or had the signal
     // blocked). The sequence runs on through that wait, as through a
     // blocking call; drawn from the delivery, the first part of every time
@@ -397,12 +403,7 @@ static uint64_t measureCpuRead() {
     uint64_t A = threadCpuNs();
     R = threadCpuNs() - A;
   }
-  for (int I = 1; I < 9; ++I)
-    for (int J = I; J > 0 && Reads[J] < Reads[J - 1]; --J) {
-      uint64_t X = Reads[J];
-      Reads[J] = Reads[J - 1];
-      Reads[J - 1] = X;
-    }
+  std::nth_element(Reads, Reads + 4, Reads + 9);
   return Reads[4];
 }
 
