@@ -295,62 +295,73 @@ static void flushProfile() {
   }
 }
 
-/// Stops sampling, writes the profile and prints the summary, once.
-/// Normal context (exit, or the sampler thread for a fatal signal); keeps
-/// errno.
 /// True while writeFinalProfile writes (handleTerminatingSignal waits).
 static std::atomic<bool> FinalWriting{false};
 
-/// InCopy: in the copy of the process that writes for a signal
+/// The summary line of a final write: its result, or why it failed.
+static void reportFinalWrite(int Err, const WriteResult &Result,
+                             const WriteResult &AllocResult,
+                             const RunInfo &Run) {
+  if (Err) {
+    printMessage("cannot write profile '%s': %s", Result.FailedPath,
+                 Result.Problem ? Result.Problem : strerrordesc_np(Err));
+    return;
+  }
+  if (State.Config.Quiet)
+    return;
+  char Extra[64] = "";
+  if (Result.Truncated)
+    snprintf(Extra, sizeof(Extra), ", %llu truncated",
+             (unsigned long long)Result.Truncated);
+  uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
+  // The allocation profile, when on, at the end of the same line.
+  char Alloc[PATH_MAX + 96] = "";
+  if (State.AllocFoldedPath && !Result.InPlace)
+    snprintf(Alloc, sizeof(Alloc),
+             "; about %llu allocations, %llu bytes, wrote %s",
+             (unsigned long long)AllocResult.SampleCount,
+             (unsigned long long)AllocResult.Bytes, State.AllocFoldedPath);
+  printMessage("%llu samples (%d Hz requested, %llu Hz achieved%s), %llu "
+               "dropped%s, %llu.%02llu s, wrote %s%s%s%s%s",
+               (unsigned long long)Result.SampleCount, Run.RequestedHz,
+               (unsigned long long)(Result.AchievedHz + 0.5),
+               Run.Wall ? ", wall clock" : "",
+               (unsigned long long)Result.Dropped, Extra,
+               (unsigned long long)(Centis / 100),
+               (unsigned long long)(Centis % 100), State.FoldedPath, Alloc,
+               CrashSignal ? " (after " : "",
+               CrashSignal ? crashSignalName(CrashSignal) : "",
+               CrashSignal ? ")" : "");
+}
+
+/// Stops sampling, writes the profile and prints the summary, once.
+/// Normal context (exit, or the sampler thread for a fatal signal); keeps
+/// errno. InCopy: in the copy of the process that writes for a signal
 /// (writeInCopy), whose pid differs.
 static void writeFinalProfile(bool InCopy = false) {
-  // A child made without fork's handlers (raw clone) is not this profile.
-  if (!State.Active || (!InCopy && getpid() != State.Pid) ||
-      FinalWritten.exchange(true))
-    return;
   int SavedErrno = errno;
   // SIGINT/SIGTERM wait until the files are renamed into place: blocked on
   // this thread (its handler could not wait for the writer it interrupted),
   // and on any other thread the handler waits for FinalWriting to clear.
-  sigset_t Terminating, Saved;
-  sigemptyset(&Terminating);
-  sigaddset(&Terminating, SIGINT);
-  sigaddset(&Terminating, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &Terminating, &Saved);
-  FinalWriting.store(true);
-  stopSampling();
-  RunInfo Run;
-  WriteResult Result, AllocResult;
-  int Err = writeNow(Result, AllocResult, Run, /*Final=*/true);
-  if (Err) {
-    printMessage("cannot write profile '%s': %s", Result.FailedPath,
-                 Result.Problem ? Result.Problem : strerrordesc_np(Err));
-  } else if (!State.Config.Quiet) {
-    char Extra[64] = "";
-    if (Result.Truncated)
-      snprintf(Extra, sizeof(Extra), ", %llu truncated",
-               (unsigned long long)Result.Truncated);
-    uint64_t Centis = (Run.DurationNs + 5000000) / 10000000;
-    // The allocation profile, when on, at the end of the same line.
-    char Alloc[PATH_MAX + 96] = "";
-    if (State.AllocFoldedPath && !Result.InPlace)
-      snprintf(Alloc, sizeof(Alloc),
-               "; about %llu allocations, %llu bytes, wrote %s",
-               (unsigned long long)AllocResult.SampleCount,
-               (unsigned long long)AllocResult.Bytes, State.AllocFoldedPath);
-    printMessage("%llu samples (%d Hz requested, %llu Hz achieved%s), %llu "
-                 "dropped%s, %llu.%02llu s, wrote %s%s%s%s%s",
-                 (unsigned long long)Result.SampleCount, Run.RequestedHz,
-                 (unsigned long long)(Result.AchievedHz + 0.5),
-                 Run.Wall ? ", wall clock" : "",
-                 (unsigned long long)Result.Dropped, Extra,
-                 (unsigned long long)(Centis / 100),
-                 (unsigned long long)(Centis % 100), State.FoldedPath, Alloc,
-                 CrashSignal ? " (after " : "",
-                 CrashSignal ? crashSignalName(CrashSignal) : "",
-                 CrashSignal ? ")" : "");
+  // The profiling signal too, first of all: a sample now would stand for
+  // the profiler's own exit (after stopSampling the signal is a no-op).
+  sigset_t Held, Saved;
+  sigemptyset(&Held);
+  sigaddset(&Held, SIGINT);
+  sigaddset(&Held, SIGTERM);
+  sigaddset(&Held, profilingSignal());
+  pthread_sigmask(SIG_BLOCK, &Held, &Saved);
+  // A child made without fork's handlers (raw clone) is not this profile.
+  if (State.Active && (InCopy || getpid() == State.Pid) &&
+      !FinalWritten.exchange(true)) {
+    FinalWriting.store(true);
+    stopSampling();
+    RunInfo Run;
+    WriteResult Result, AllocResult;
+    int Err = writeNow(Result, AllocResult, Run, /*Final=*/true);
+    reportFinalWrite(Err, Result, AllocResult, Run);
+    FinalWriting.store(false);
   }
-  FinalWriting.store(false);
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
   errno = SavedErrno;
 }
@@ -536,13 +547,9 @@ static void startAllocationProfile(output::TargetKind FoldedKind) {
   }
 }
 
-/// Starts the profiler. Runs once, single-threaded, before the program's
-/// constructors (priority 101 is the earliest not reserved).
-__attribute__((constructor(101))) static void startProfiler() {
-  // On every way out: allocation sampling is off unless started below.
-  struct SettleAllocations {
-    ~SettleAllocations() { settleAllocationSampling(); }
-  } Settle;
+/// Sets the profiler up (State.Active when it runs), all but the main
+/// thread's timer. Single-threaded start-up.
+static void setUpProfiler() {
   int SavedErrno = errno;
   // Off means silent too: not even a bad value of another flag is reported.
   if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
@@ -618,6 +625,19 @@ __attribute__((constructor(101))) static void startProfiler() {
   }
   if (State.Active)
     installCrashHandlers(writeAfterCrash);
+  errno = SavedErrno;
+}
+
+/// Starts the profiler. Runs once, single-threaded, before the program's
+/// constructors (priority 101 is the earliest not reserved). The main
+/// thread's timer starts last, so the profile begins where the program
+/// does and no sample stands for the profiler's own start-up.
+__attribute__((constructor(101))) static void startProfiler() {
+  int SavedErrno = errno;
+  setUpProfiler();
+  settleAllocationSampling(); // Off unless setUpProfiler started it.
+  if (State.Active)
+    startMainThreadTimer();
   errno = SavedErrno;
 }
 

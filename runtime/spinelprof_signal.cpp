@@ -595,18 +595,21 @@ int startSampling(const SamplerConfig &C) {
     return errno;
   CpuReadNs = measureCpuRead();
   Enabled.store(true);
-  if (ThreadSlot *T = currentThreadSlot()) {
-    // The main thread registered before the rest of start-up (native
-    // names, the allocation profile: milliseconds, tens under ASan),
-    // whose CPU time no sample stands for.
-    startClocks(*T);
-    startThreadTimer(*T);
-  }
   if (C.FlushSec > 0)
     if (int Err = startFlushThread())
       printMessage("cannot start the flush thread: %s; no periodic flush",
                    strerror(Err));
   return 0;
+}
+
+void startMainThreadTimer() {
+  if (ThreadSlot *T = currentThreadSlot()) {
+    // The main thread registered before the rest of start-up (native
+    // names, the allocation profile, the handlers: milliseconds, tens
+    // under ASan), whose CPU time no sample stands for.
+    startClocks(*T);
+    startThreadTimer(*T);
+  }
 }
 
 /// Waits (a second at most) until no handler is recording.

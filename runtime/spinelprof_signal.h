@@ -61,10 +61,15 @@ const char *samplerName();
 /// The profiler's sampling signal (SIGRTMAX - 2). Any thread.
 int profilingSignal();
 
-/// Installs the handler, creates and arms the calling thread's timer.
+/// Installs the handler (threads registered from now on get a timer).
 /// Returns 0 or an errno; ENOTSUP when the program already handles the
 /// profiling signal. Start-up only, once, after initThreads.
 int startSampling(const SamplerConfig &Config);
+
+/// Creates and arms the calling (main) thread's timer, its clocks starting
+/// now: the last step of start-up, so that no sample stands for the
+/// profiler's own. After startSampling succeeded; start-up only.
+void startMainThreadTimer();
 
 /// Creates and arms T's timer (when sampling runs). On T's own thread, at
 /// its registration; normal context.
