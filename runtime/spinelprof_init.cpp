@@ -339,12 +339,17 @@ static void reportFinalWrite(int Err, const WriteResult &Result,
 /// errno. InCopy: in the copy of the process that writes for a signal
 /// (writeInCopy), whose pid differs.
 static void writeFinalProfile(bool InCopy = false) {
+  // First of all: a sample from here on would stand for the profiler's own
+  // exit. A signal still in flight from another CPU (tens to hundreds of
+  // microseconds late) landed in this function's first lines in 1 of 10
+  // loaded runs of tools/cc-end-to-end.c.
+  holdSamplesForExit();
   int SavedErrno = errno;
   // SIGINT/SIGTERM wait until the files are renamed into place: blocked on
   // this thread (its handler could not wait for the writer it interrupted),
   // and on any other thread the handler waits for FinalWriting to clear.
-  // The profiling signal too, first of all: a sample now would stand for
-  // the profiler's own exit (after stopSampling the signal is a no-op).
+  // The profiling signal too: one pending would otherwise come on this
+  // call's return (after stopSampling it is a no-op).
   sigset_t Held, Saved;
   sigemptyset(&Held);
   sigaddset(&Held, SIGINT);

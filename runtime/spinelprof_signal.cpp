@@ -53,6 +53,8 @@ static bool UseNativeFrames;
 
 #define SPINELPROF_TLS __thread __attribute__((tls_model("initial-exec")))
 static SPINELPROF_TLS int InHandler;
+/// Set on the thread running the exit hook: its handler records nothing.
+static SPINELPROF_TLS int ExitHookRuns;
 
 static SamplerConfig Config;
 static uint64_t PeriodNs;
@@ -368,7 +370,7 @@ static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
 static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
   ThreadSlot *T = currentThreadSlot();
-  if (!InHandler && T && Info && Info->si_code == SI_TIMER &&
+  if (!InHandler && !ExitHookRuns && T && Info && Info->si_code == SI_TIMER &&
       Info->si_value.sival_ptr == T) {
     InHandler = 1;
     InFlight.fetch_add(1);
@@ -600,6 +602,11 @@ int startSampling(const SamplerConfig &C) {
       printMessage("cannot start the flush thread: %s; no periodic flush",
                    strerror(Err));
   return 0;
+}
+
+void holdSamplesForExit() {
+  ExitHookRuns = 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
 void startMainThreadTimer() {

@@ -100,6 +100,11 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs);
 /// awaited), with one line on stderr. Async-signal-safe; any thread.
 void signalTakenOver();
 
+/// The calling thread runs the exit hook: its signal, if one comes (a
+/// late one, sent from another CPU before the hook began, lands there),
+/// records nothing from now on. Async-signal-safe.
+void holdSamplesForExit();
+
 /// Whether the flush thread runs, i.e. whether runOnSampler can work. Any
 /// thread; async-signal-safe.
 bool samplerThreadRuns();
