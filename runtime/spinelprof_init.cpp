@@ -342,20 +342,18 @@ static void writeFinalProfile(bool InCopy = false) {
   // First of all: a sample from here on would stand for the profiler's own
   // exit. A signal still in flight from another CPU (tens to hundreds of
   // microseconds late) landed in this function's first lines in 1 of 10
-  // loaded runs of tools/cc-end-to-end.c.
+  // loaded runs of tools/cc-end-to-end.c, and one pending would come on
+  // the return of its first system call.
   holdSamplesForExit();
   int SavedErrno = errno;
   // SIGINT/SIGTERM wait until the files are renamed into place: blocked on
   // this thread (its handler could not wait for the writer it interrupted),
   // and on any other thread the handler waits for FinalWriting to clear.
-  // The profiling signal too: one pending would otherwise come on this
-  // call's return (after stopSampling it is a no-op).
-  sigset_t Held, Saved;
-  sigemptyset(&Held);
-  sigaddset(&Held, SIGINT);
-  sigaddset(&Held, SIGTERM);
-  sigaddset(&Held, profilingSignal());
-  pthread_sigmask(SIG_BLOCK, &Held, &Saved);
+  sigset_t Terminating, Saved;
+  sigemptyset(&Terminating);
+  sigaddset(&Terminating, SIGINT);
+  sigaddset(&Terminating, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &Terminating, &Saved);
   // A child made without fork's handlers (raw clone) is not this profile.
   if (State.Active && (InCopy || getpid() == State.Pid) &&
       !FinalWritten.exchange(true)) {
@@ -553,9 +551,8 @@ static void startAllocationProfile(output::TargetKind FoldedKind) {
 }
 
 /// Sets the profiler up (State.Active when it runs), all but the main
-/// thread's timer. Single-threaded start-up.
+/// thread's timer. Single-threaded start-up; the caller keeps errno.
 static void setUpProfiler() {
-  int SavedErrno = errno;
   // Off means silent too: not even a bad value of another flag is reported.
   if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
     return;
@@ -586,14 +583,12 @@ static void setUpProfiler() {
   State.Command = readCommandLine(State.CommandSize);
   output::TargetKind FoldedKind;
   if (!settleOutputPaths(Output, FoldedKind)) {
-    errno = SavedErrno;
     return;
   }
   int Err;
   if ((Err = initSampleTable()) != 0) {
     printMessage("cannot reserve memory for samples: %s; profiling is off",
                  strerror(Err));
-    errno = SavedErrno;
     return;
   }
   if ((Err = initTimeline(unsigned(State.Config.TimelineMb),
@@ -604,7 +599,6 @@ static void setUpProfiler() {
   if ((Err = initThreads()) != 0) {
     printMessage("cannot register threads: %s; profiling is off",
                  strerror(Err));
-    errno = SavedErrno;
     return;
   }
   // Before any sample: the handler looks program counters up in it.
@@ -630,7 +624,6 @@ static void setUpProfiler() {
   }
   if (State.Active)
     installCrashHandlers(writeAfterCrash);
-  errno = SavedErrno;
 }
 
 /// Starts the profiler. Runs once, single-threaded, before the program's

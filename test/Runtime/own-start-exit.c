@@ -1,8 +1,8 @@
 // No sample stands for the profiler's own start-up or exit: the main
 // thread's timer starts as the runtime's last step before the program's
-// constructors, and the exit hook holds the profiling signal as its first
-// step (else a signal pending then is delivered on the hook's own system
-// calls' return). A program that does nothing runs a few microseconds
+// constructors, and the exit hook's thread records no sample from the
+// hook's first line (else a signal pending then is delivered on the hook's
+// own system calls' return). A program that does nothing runs a few microseconds
 // between the two, where the intervals at 20 kHz are at least ~19 us
 // (3P/8), so 50 runs give no sample on a quiet machine. Under load a
 // thread preempted between the two and run again within 250 us of an
