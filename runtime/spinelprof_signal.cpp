@@ -266,10 +266,15 @@ static void setCpuSinceStart(const ThreadSlot &T, uint64_t Cpu) {
   setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
 }
 
-/// As setCpuSinceStart, naming the thread first. On T's thread.
+/// As setCpuSinceStart, once the thread has its record. A thread is named
+/// at its first sample (recordOwnStack), not by a signal that found it off
+/// the CPU: that may come before the thread names itself
+/// (pthread_setname_np after its start; thread-weights.c under ASan read
+/// "app"). The CPU counts from the thread's start, so a later call loses
+/// nothing. On T's thread.
 static void noteCpu(ThreadSlot &T, uint64_t Cpu) {
-  nameThread(T);
-  setCpuSinceStart(T, Cpu);
+  if (T.Named.load(std::memory_order_relaxed))
+    setCpuSinceStart(T, Cpu);
 }
 
 void noteFinalCpu(ThreadSlot &T) {

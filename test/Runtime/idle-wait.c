@@ -9,24 +9,30 @@
 // Bounds: 60 interruptions, 3 samples of the sleep. Then 300 ms of work,
 // whose samples the sleep must not have taken (its first 64 ms may get
 // none: the timer stays armed for the backed-off interval; measured 267 of
-// ~300, bound 150).
+// ~300, bound 150). The sleep runs on a thread that names itself after
+// it, as programs name threads after their start: signals that found it
+// asleep must not have named it (a thread is named at its first sample;
+// named at such a signal it read "app", the program's name).
 //
 // UNSUPPORTED: tsan
 // (TSan holds signals back to its next interceptor: the raw system call is
 // not one, so the count is not the runtime's.)
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
+// RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE=%t/p.folded SPINEL_PROFILE_QUIET=1 %t/app > %t/out
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
 // RUN: %python %inputs/folded_facts.py sum %t/p.folded sleep 0 3
 // RUN: %python %inputs/folded_facts.py sum %t/p.folded burn 150 400
+// RUN: %python %inputs/check_sprof.py %t/p.folded | FileCheck %s --check-prefix=SPROF
 //
 // OUT: interruptions {{[0-9]|[1-5][0-9]}}{{$}}
+// SPROF: thread: {{[0-9]+}} woke{{$}}
 #define _GNU_SOURCE
 #include "manual_frames.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -53,11 +59,20 @@ static NOINLINE void burn(void) {
   frame_pop(d);
 }
 
-int main(void) {
+static void *sleeper(void *out) {
   uint32_t d = frame_push(&f_main);
-  int interruptions = sleep_raw();
+  *(int *)out = sleep_raw();
+  pthread_setname_np(pthread_self(), "woke");
   burn();
   frame_pop(d);
+  return NULL;
+}
+
+int main(void) {
+  int interruptions = -1;
+  pthread_t t;
+  pthread_create(&t, NULL, sleeper, &interruptions);
+  pthread_join(t, NULL);
   printf("interruptions %d\n", interruptions);
   return 0;
 }
