@@ -261,20 +261,11 @@ static bool deliveredPromptly(const ThreadSlot &T, uint64_t Now) {
 
 /// Cpu mode: records T's CPU clock reading Cpu as the CPU time its
 /// samples stand for (from registration); the writer shares it out among
-/// the thread's samples by their counts. Async-signal-safe.
+/// the thread's samples by their counts. Nothing until the thread has its
+/// record (its first sample names it: nameThread); the CPU counts from
+/// registration, so a later call loses nothing. Async-signal-safe.
 static void setCpuSinceStart(const ThreadSlot &T, uint64_t Cpu) {
   setThreadCpu(T.Record, Cpu > T.StartCpuNs ? Cpu - T.StartCpuNs : 0);
-}
-
-/// As setCpuSinceStart, once the thread has its record. A thread is named
-/// at its first sample (recordOwnStack), not by a signal that found it off
-/// the CPU: that may come before the thread names itself
-/// (pthread_setname_np after its start; thread-weights.c under ASan read
-/// "app"). The CPU counts from the thread's start, so a later call loses
-/// nothing. On T's thread.
-static void noteCpu(ThreadSlot &T, uint64_t Cpu) {
-  if (T.Named.load(std::memory_order_relaxed))
-    setCpuSinceStart(T, Cpu);
 }
 
 void noteFinalCpu(ThreadSlot &T) {
@@ -305,12 +296,12 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
   CpuSince Since = readCpuSince(T, Now);
   if (Since.CpuSpan * 10 < Since.WallSpan && T.Backoff < MaxBackoff)
     ++T.Backoff;
-  noteCpu(T, Since.Cpu);
+  setCpuSinceStart(T, Since.Cpu);
 }
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then.
 /// Each counts alike: the samples' counts share the thread's CPU time
-/// (noteCpu), so an instant at which the thread was off the CPU moves no
+/// (setCpuSinceStart), so an instant at which the thread was off the CPU moves no
 /// CPU time onto the next one. A prompt signal needs no clock read (~2 us
 /// here): the thread was running, unless the signal interrupted a wait
 /// (notRunningInWait). A late one (the thread was preempted, or its signal
@@ -331,7 +322,7 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
     T.Backoff = 0;
     recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
   }
-  noteCpu(T, Since.Cpu);
+  setCpuSinceStart(T, Since.Cpu);
 }
 
 /// Cpu mode: arms the next instant an interval after the sampler's own
@@ -443,7 +434,7 @@ static void sampleCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
   T.InCallCredit -= Count * PeriodNs;
   if (Count)
     recordOwnStack(T, 0, Count * PeriodNs, uint32_t(Count), Start);
-  noteCpu(T, Cpu);
+  setCpuSinceStart(T, Cpu);
 }
 
 /// Takes the profiling signal that waited while blocked, if it came, so

@@ -287,6 +287,7 @@ void registerCurrentThread() {
     S.OffsetVar = &__spinelprof_stack_offset;
     S.SwitchSeq.store(0);
     S.Named.store(0);
+    S.Record = 0; // None until the first sample names the thread.
     startClocks(S);
     // Bump the limit before publishing, so a walk of the slots covers I.
     uint32_t Limit = SlotLimit.load();
@@ -332,6 +333,7 @@ void resetThreadsAfterFork() {
   }
   Mine->Tid = static_cast<uint32_t>(gettid());
   Mine->Named.store(0);
+  Mine->Record = 0;
   Mine->HasTimer.store(false);
   startClocks(*Mine);
   startThreadTimer(*Mine);

@@ -47,7 +47,8 @@ struct ThreadSlot {
   uint64_t StallNs, ArmNs;
   uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
   uint64_t StartCpuNs;   // The CPU clock at registration.
-  uint32_t Record;       // The sample table's thread record (nameThread).
+  uint32_t Record;       // The sample table's thread record (nameThread;
+                         // 0 until then).
   uint64_t InCallCredit; // Cpu mode: CPU ns of blocking calls not yet
                          // counted as samples.
   uint64_t LastWallNs;   // Wall mode: CLOCK_MONOTONIC at the last sample.
@@ -88,8 +89,11 @@ void viewStack(const spinelprof_shadow_stack *Own, intptr_t Offset,
                StackView &S);
 
 /// Gives T's thread id its name in the sample table, once, read with
-/// prctl; the process's first thread is "main". Async-signal-safe; on T's
-/// own thread.
+/// prctl; the process's first thread is "main". Called at the thread's
+/// first sample, not at a signal that found it off the CPU, which may come
+/// before the thread names itself (pthread_setname_np after its start:
+/// thread-weights.c under ASan read "app"). Async-signal-safe; on T's own
+/// thread.
 void nameThread(ThreadSlot &T);
 
 /// The synthetic frames.
