@@ -126,7 +126,8 @@ options:
                    a bucketed event by its bucket's start; needs a .sprof
                    with a timeline (version 4)
   --thread ID      only the samples of one thread (a tid or a thread name;
-                   in a merge of several runs, N:TID for run N's)
+                   in a merge of several runs, N:TID for run N's); the
+                   header counts its samples, of all, and its own rate
   --focus REGEX    only the samples with a frame whose name matches REGEX
                    (ECMAScript syntax, matched anywhere in the name);
                    shares are then of those samples

@@ -131,6 +131,10 @@ struct ProfileMetadata {
   std::optional<double> RequestedHz;
   std::optional<double> AchievedHz;
   std::optional<uint64_t> SampleCount;
+  /// After --thread or --focus: the samples they chose from (SampleCount
+  /// is then the chosen ones'), and what chose them ("--thread burner").
+  std::optional<uint64_t> SelectedFrom;
+  std::string Selection;
   std::optional<uint64_t> Dropped;
   std::optional<uint64_t> Truncated;
   std::optional<uint64_t> AllocRate; ///< Bytes between allocation samples.

@@ -85,6 +85,30 @@ Profile normalizeProfile(const Profile &P) {
   return Out;
 }
 
+/// The header's counts after a selection (What: "--thread burner") chose
+/// Out's samples from P's: Out's count, of P's; and for threads, the rate
+/// their samples were taken at, per CPU-second of theirs (cpu mode).
+static void noteSelection(const Profile &P, Profile &Out, const std::string &What,
+                          bool RateOfChosen) {
+  if (Out.Kind == ProfileKind::Alloc)
+    return; // Its header's totals are the chosen samples' already.
+  ProfileMetadata &M = Out.Metadata;
+  M.SelectedFrom = P.Metadata.SelectedFrom.value_or(
+      P.Metadata.SampleCount.value_or(P.totalCount()));
+  M.SampleCount = Out.totalCount();
+  M.Selection += (M.Selection.empty() ? "" : ", ") + What;
+  if (!RateOfChosen || M.Mode != "cpu")
+    return;
+  uint64_t CpuNs = 0;
+  for (const Sample &S : Out.Samples) {
+    if (!S.WeightNs)
+      return; // No weights: the rate stays the whole run's.
+    CpuNs += *S.WeightNs;
+  }
+  if (CpuNs)
+    M.AchievedHz = static_cast<double>(*M.SampleCount) / (CpuNs / 1e9);
+}
+
 Profile selectThread(const Profile &P, const std::string &Spec) {
   // A tid, a name, or, in a profile of several runs, RUN:TID (threadLabel).
   auto Number = [](const std::string &Text) -> std::optional<int64_t> {
@@ -129,6 +153,7 @@ Profile selectThread(const Profile &P, const std::string &Spec) {
   for (const ThreadInfo &T : P.Threads)
     if (Chosen.count({T.Run, T.Tid}))
       Out.Threads.push_back(T);
+  noteSelection(P, Out, "--thread " + Spec, true);
   return Out;
 }
 
@@ -150,6 +175,7 @@ Profile focusOn(const Profile &P, const std::string &Regex, const std::string &C
         return true;
     return false;
   });
+  noteSelection(P, Out, "--focus " + Regex, false);
   return Out;
 }
 

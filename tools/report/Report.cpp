@@ -161,6 +161,8 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   }
   uint64_t Total = M.SampleCount.value_or(P.totalCount());
   std::string Samples = fmt::format("{}", Total);
+  if (M.SelectedFrom)
+    Samples += fmt::format(" of {} ({})", *M.SelectedFrom, M.Selection);
   if (M.FoldedUnit && *M.FoldedUnit != "samples")
     Samples += fmt::format(" (folded unit: {})", *M.FoldedUnit);
   if (M.Dropped || M.Truncated)
