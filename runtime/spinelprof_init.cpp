@@ -9,6 +9,7 @@
 #include "spinelprof_alloc.h"
 #include "spinelprof_crash.h"
 #include "spinelprof_flags.h"
+#include "spinelprof_flush_thread.h"
 #include "spinelprof_interpose.h"
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
@@ -280,7 +281,7 @@ static int writeNow(WriteResult &Result, WriteResult &AllocResult,
   return Err;
 }
 
-/// SPINEL_PROFILE_FLUSH_SEC: the profile so far, on the sampler thread.
+/// SPINEL_PROFILE_FLUSH_SEC: the profile so far, on the flush thread.
 static void flushProfile() {
   static bool Reported;
   WriteResult Result, AllocResult;
@@ -335,7 +336,7 @@ static void reportFinalWrite(int Err, const WriteResult &Result,
 }
 
 /// Stops sampling, writes the profile and prints the summary, once.
-/// Normal context (exit, or the sampler thread for a fatal signal); keeps
+/// Normal context (exit, or the flush thread for a fatal signal); keeps
 /// errno. InCopy: in the copy of the process that writes for a signal
 /// (writeInCopy), whose pid differs.
 static void writeFinalProfile(bool InCopy = false) {
@@ -373,7 +374,7 @@ static void writeFinalProfile(bool InCopy = false) {
 /// registered before them); never calls exit.
 static void writeProfileAtExit() { writeFinalProfile(); }
 
-static void writeOnSampler(int) { writeFinalProfile(); }
+static void writeOnFlushThread(int) { writeFinalProfile(); }
 
 /// SIGINT/SIGTERM without a flush thread, and a crash (writeAfterCrash):
 /// the interrupted code may be anywhere, inside malloc or stdio too, so the
@@ -454,14 +455,14 @@ static void writeAfterCrash(int Signal) {
 }
 
 /// SIGINT/SIGTERM, installed only over the default disposition: the
-/// profile is written (by the sampler thread, or by a copy of a program
+/// profile is written (by the flush thread, or by a copy of a program
 /// that has one thread, while this thread waits),
 /// then the signal is re-raised with the default action, so the process
 /// ends as it would have. Async-signal-safe.
 static void handleTerminatingSignal(int Signal) {
   int SavedErrno = errno;
-  if (samplerThreadRuns())
-    (void)runOnSampler(writeOnSampler, Signal, 5000);
+  if (flushThreadRuns())
+    (void)runOnFlushThread(writeOnFlushThread, Signal, 5000);
   else
     writeInCopy();
   // The exit-time write under way on another thread: let it finish (5 s).

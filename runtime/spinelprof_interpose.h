@@ -72,7 +72,7 @@ struct InterposeHooks {
 /// Installs (or, with null, removes) the hooks. Start-up and fork only.
 void setInterposeHooks(const InterposeHooks *Hooks);
 
-/// libc's own pthread_create, for the runtime's sampler thread (which must
+/// libc's own pthread_create, for the runtime's flush thread (which must
 /// not be registered). Normal context.
 int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
                       void *(*Start)(void *), void *Arg);

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "spinelprof_signal.h"
 
+#include "spinelprof_flush_thread.h"
 #include "spinelprof_interpose.h"
 #include "spinelprof_io.h"
 #include "spinelprof_native.h"
@@ -30,11 +31,9 @@
 #include <algorithm>
 #include <atomic>
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -484,87 +483,6 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
 }
 
 //===----------------------------------------------------------------------===//
-// The flush thread
-//===----------------------------------------------------------------------===//
-
-static std::atomic<bool> FlushThreadRuns;
-static std::atomic<bool> StopRequested;
-/// Bumped (and futex-woken) to wake the flush thread before its time.
-static std::atomic<uint32_t> WakeWord;
-// Work handed to the flush thread (runOnSampler).
-static std::atomic<void (*)(int)> PendingWork;
-static std::atomic<int> PendingArg;
-static std::atomic<uint32_t> WorkDone;
-
-/// Wakes the flush thread now. Async-signal-safe.
-static void wakeFlushThread() {
-  WakeWord.fetch_add(1);
-  syscall(SYS_futex, &WakeWord, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1);
-}
-
-/// Every 10 ms: work handed over (runOnSampler), and every FlushSec
-/// seconds the flush, until stopped.
-static void *flushMain(void *) {
-  (void)prctl(PR_SET_NAME, "spinelprof", 0, 0, 0);
-  uint64_t FlushNs = uint64_t(Config.FlushSec) * 1000000000u;
-  uint64_t NextFlush = monotonicNs() + FlushNs;
-  while (!StopRequested.load()) {
-    uint32_t Seen = WakeWord.load();
-    struct timespec Pause = {0, 10000000};
-    syscall(SYS_futex, &WakeWord, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, Seen,
-            &Pause);
-    if (StopRequested.load())
-      break;
-    if (void (*Work)(int) = PendingWork.exchange(nullptr)) {
-      Work(PendingArg.load());
-      WorkDone.fetch_add(1);
-    }
-    uint64_t Now = monotonicNs();
-    if (Now >= NextFlush && Config.Flush) {
-      Config.Flush();
-      NextFlush = Now + FlushNs;
-    }
-  }
-  return nullptr;
-}
-
-/// Starts the flush thread (all signals blocked, detached, never
-/// registered or sampled). Returns 0 or an errno. Normal context.
-static int startFlushThread() {
-  sigset_t All, Old;
-  sigfillset(&All);
-  pthread_sigmask(SIG_SETMASK, &All, &Old);
-  pthread_attr_t Attr;
-  pthread_attr_init(&Attr);
-  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&Attr, 256 * 1024);
-  pthread_t Thread;
-  int Err = realPthreadCreate(&Thread, &Attr, flushMain, nullptr);
-  pthread_attr_destroy(&Attr);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
-  FlushThreadRuns.store(Err == 0);
-  return Err;
-}
-
-bool samplerThreadRuns() { return FlushThreadRuns.load(); }
-
-bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs) {
-  if (StopRequested.load() || !FlushThreadRuns.load())
-    return false;
-  uint32_t Before = WorkDone.load();
-  PendingArg.store(Arg);
-  PendingWork.store(Work);
-  wakeFlushThread();
-  for (int Tenths = 0; Tenths < TimeoutMs * 10; ++Tenths) {
-    if (WorkDone.load() != Before)
-      return true;
-    struct timespec Pause = {0, 100000};
-    syscall(SYS_nanosleep, &Pause, nullptr);
-  }
-  return false;
-}
-
-//===----------------------------------------------------------------------===//
 // Start, stop, fork
 //===----------------------------------------------------------------------===//
 
@@ -594,7 +512,7 @@ int startSampling(const SamplerConfig &C) {
   CpuReadNs = measureCpuRead();
   Enabled.store(true);
   if (C.FlushSec > 0)
-    if (int Err = startFlushThread())
+    if (int Err = startFlushThread(C.FlushSec, C.Flush))
       printMessage("cannot start the flush thread: %s; no periodic flush",
                    strerror(Err));
   return 0;
@@ -638,9 +556,8 @@ void signalTakenOver() {
 }
 
 void stopSampling() {
-  StopRequested.store(true);
+  stopFlushThread();
   Enabled.store(false);
-  wakeFlushThread();
   struct itimerspec Off;
   memset(&Off, 0, sizeof(Off));
   for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I) {
@@ -658,12 +575,9 @@ void stopSampling() {
 
 void restartSamplingAfterFork() {
   InFlight.store(0);
-  PendingWork.store(nullptr);
   resetSampleTable();
-  bool HadFlushThread = FlushThreadRuns.exchange(false);
   resetThreadsAfterFork(); // Re-creates this thread's timer.
-  if (HadFlushThread && Enabled.load() && !StopRequested.load())
-    (void)startFlushThread();
+  restartFlushThreadAfterFork(Enabled.load());
 }
 
 } // namespace spinelprof

@@ -30,7 +30,8 @@
 // sample (cpu mode: the wrapper takes it and arms the next instant).
 //
 // A periodic flush (SPINEL_PROFILE_FLUSH_SEC) runs on a helper thread
-// started only then, which also writes at SIGINT/SIGTERM.
+// started only then (spinelprof_flush_thread.h); startSampling starts it,
+// stopSampling stops it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_SIGNAL_H
@@ -105,20 +106,11 @@ void signalTakenOver();
 /// records nothing from now on. Async-signal-safe.
 void holdSamplesForExit();
 
-/// Whether the flush thread runs, i.e. whether runOnSampler can work. Any
-/// thread; async-signal-safe.
-bool samplerThreadRuns();
-
 /// Disarms every thread's timer, makes later signals no-ops and waits
 /// (bounded) until no handler is still recording, so the table can be
 /// read. The handler stays installed: a signal already pending must not
 /// kill the program. Any thread, once; async-signal-safe.
 void stopSampling();
-
-/// Runs Work on the flush thread and waits (at most TimeoutMs) for it to
-/// finish. Async-signal-safe (for the SIGINT/SIGTERM handler). Returns
-/// false if there is no flush thread or it did not run it in time.
-bool runOnSampler(void (*Work)(int), int Arg, int TimeoutMs);
 
 /// In the child of fork: a fresh table and registry, a timer for the
 /// calling thread and, if the parent had one, a flush thread.
