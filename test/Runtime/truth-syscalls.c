@@ -6,15 +6,15 @@
 // back samples whose signal landed right after a system call and took
 // them again later read each syscall-dense method 8-10 pp low and the
 // method after them 18 pp high. The truth is each call's CPU time, from
-// its caller. Bound: 5 pp; at ~1,500 samples one standard deviation of a
-// 30 % share is ~1.2 pp.
+// its caller. Bound: 5 pp; at ~1,500 samples (1 kHz) one standard
+// deviation of a 30 % share is ~1.2 pp.
 //
 // UNSUPPORTED: tsan
 // (TSan holds signals back to its next interceptor: the system calls.)
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
-// RUN: env SPINEL_PROFILE=%t/s.folded SPINEL_PROFILE_QUIET=1 %t/app %t/truth
+// RUN: env SPINEL_PROFILE=%t/s.folded SPINEL_PROFILE_HZ=1000 SPINEL_PROFILE_QUIET=1 %t/app %t/truth
 // RUN: %python %inputs/check_truth.py %t/s.folded %t/truth --tolerance 5 | FileCheck %s
 //
 // CHECK: truth ok
