@@ -300,9 +300,9 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then.
 /// Each counts alike: the samples' counts share the thread's CPU time
-/// (setCpuSinceStart), so an instant at which the thread was off the CPU moves no
-/// CPU time onto the next one. A prompt signal needs no clock read (~2 us
-/// here): the thread was running, unless the signal interrupted a wait
+/// (setCpuSinceStart), so an instant at which the thread was off the CPU
+/// moves no CPU time onto the next one. A prompt signal needs no clock read
+/// (~2 us here): the thread was running, unless the signal interrupted a wait
 /// (notRunningInWait). A late one (the thread was preempted, or its signal
 /// was blocked) counts when the thread used nearly all the time since the
 /// last clock read. Instants inside a blocking call a wrapper saw are the
