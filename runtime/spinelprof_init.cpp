@@ -609,8 +609,7 @@ static void setUpProfiler() {
   State.Active = true;
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
-  SamplerConfig Sampler = {State.Config.Hz, State.Wall, State.Config.FlushSec,
-                           flushProfile};
+  SamplerConfig Sampler = {State.Config.Hz, State.Wall};
   if ((Err = startSampling(Sampler)) != 0) {
     State.Active = false;
     stopAllocationSampling();
@@ -621,6 +620,10 @@ static void setUpProfiler() {
       printMessage("cannot start the profiling timer: %s; profiling is off",
                    strerror(Err));
   } else {
+    if (State.Config.FlushSec > 0)
+      if (int FlushErr = startFlushThread(State.Config.FlushSec, flushProfile))
+        printMessage("cannot start the flush thread: %s; no periodic flush",
+                     strerror(FlushErr));
     installTerminatingHandlers();
   }
   if (State.Active)

@@ -540,10 +540,6 @@ int startSampling(const SamplerConfig &C) {
     return errno;
   CpuReadNs = measureCpuRead();
   Enabled.store(true);
-  if (C.FlushSec > 0)
-    if (int Err = startFlushThread(C.FlushSec, C.Flush))
-      printMessage("cannot start the flush thread: %s; no periodic flush",
-                   strerror(Err));
   return 0;
 }
 

@@ -30,8 +30,8 @@
 // sample (cpu mode: the wrapper takes it and arms the next instant).
 //
 // A periodic flush (SPINEL_PROFILE_FLUSH_SEC) runs on a helper thread
-// started only then (spinelprof_flush_thread.h); startSampling starts it,
-// stopSampling stops it.
+// started only then (spinelprof_flush_thread.h); start-up starts it after
+// startSampling, stopSampling stops it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_SIGNAL_H
@@ -48,9 +48,6 @@ struct ThreadSlot;
 struct SamplerConfig {
   int Hz;
   bool Wall;
-  /// Seconds between calls of Flush (0: never), on the flush thread.
-  int FlushSec;
-  void (*Flush)();
 };
 
 /// The timer named in the profile.
