@@ -166,7 +166,9 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   if (M.FoldedUnit && *M.FoldedUnit != "samples")
     Samples += fmt::format(" (folded unit: {})", *M.FoldedUnit);
   if (M.Dropped || M.Truncated)
-    Samples += fmt::format(" (dropped {}, truncated {})", M.Dropped.value_or(0),
+    // Counted for the whole run: the runtime does not say whose they were.
+    Samples += fmt::format(" ({}dropped {}, truncated {})",
+                           M.SelectedFrom ? "whole run: " : "", M.Dropped.value_or(0),
                            M.Truncated.value_or(0));
   if (!P.SelfDescribing)
     Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
