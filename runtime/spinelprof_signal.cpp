@@ -137,7 +137,7 @@ static uint32_t armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
 /// hypervisor exit), and 80-200 us under load, longer than an interval at
 /// 20 kHz. The profiling signal must be blocked (in its handler, or by
 /// startThreadTimer), else it comes on the call's return first: under
-/// load, 16 of 24 samples of an empty program stood at the start-up's
+/// load, 17 of 24 samples of an empty program stood at the start-up's
 /// timer_settime (Runtime/own-start-exit.c). The stale signal comes before
 /// the new instant and is nothing (handleProfilingSignal). Returns when
 /// the arming ended. Async-signal-safe; on T's thread.

@@ -9,7 +9,7 @@
 // first interval at high rates: an instant that passed during it came on
 // the call's return. At 100 kHz that gave 104 samples in 50 quiet runs
 // (33 at 50 kHz), at 20 kHz 3 quiet and 14 under CI's lit -j2 load, where
-// 16 of 24 had the leaf timer_settime. With the arming drawn again, 0-6 in
+// 17 of 24 had the leaf timer_settime. With the arming drawn again, 0-6 in
 // 50 runs under lit -j2 at each rate: an instant after the arming, in the
 // program's own exit path, or an instant in a preemption there counted as
 // prompt (docs/design.md, Sampling). The bound, 10, is a tenth of the
