@@ -30,7 +30,7 @@ struct BlockingScope {
   uint32_t SavedDepth;
   void *Stack;   // The shadow stack the frame was pushed on.
   void *Thread;  // The thread's registry slot, or null.
-  uint64_t SavedMask[2];
+  uint64_t SavedMask;   // The signal mask before the call.
   uint64_t StartNs;    // When the call started (CLOCK_MONOTONIC),
   uint64_t StartCpuNs; // and the thread's CPU clock then (cpu mode).
 };

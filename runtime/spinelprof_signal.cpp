@@ -81,6 +81,22 @@ const char *samplerName() { return "in-thread"; }
 
 int profilingSignal() { return SIGRTMAX - 2; }
 
+/// The profiling signal's bit in the kernel's signal mask.
+static uint64_t profilingSignalBit() {
+  return uint64_t(1) << (profilingSignal() - 1);
+}
+
+uint64_t blockProfilingSignal() {
+  uint64_t Block = profilingSignalBit(), Saved = 0;
+  // 8 bytes of mask: the kernel's, not glibc's 128.
+  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Block, &Saved, 8);
+  return Saved;
+}
+
+void restoreSignalMask(uint64_t Saved) {
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &Saved, nullptr, 8);
+}
+
 //===----------------------------------------------------------------------===//
 // The timer
 //===----------------------------------------------------------------------===//
@@ -167,13 +183,10 @@ void startThreadTimer(ThreadSlot &T) {
   T.Random = (uint64_t(T.Tid) << 32) ^ monotonicNs() ^ 0x9e3779b97f4a7c15u;
   T.Backoff = 0;
   T.HasTimer.store(true);
-  uint64_t Blocked[2] = {0, 0}, Saved[2];
-  Blocked[0] = uint64_t(1) << (profilingSignal() - 1);
-  // The raw system call: 8 bytes of mask, and no interposed wrapper.
-  syscall(SYS_rt_sigprocmask, SIG_BLOCK, Blocked, Saved, 8);
+  uint64_t Saved = blockProfilingSignal();
   uint64_t Now = monotonicNs();
   (void)armAfterOwnWork(T, Now, Now);
-  syscall(SYS_rt_sigprocmask, SIG_SETMASK, Saved, nullptr, 8);
+  restoreSignalMask(Saved);
 }
 
 void stopThreadTimer(ThreadSlot &T) {
@@ -469,7 +482,7 @@ static void sampleCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
 /// that no handler runs for an instant inside the call (sampleCall).
 /// The caller arms the next instant. On the thread, signal blocked.
 static void takeHeldSignal() {
-  uint64_t Set = uint64_t(1) << (profilingSignal() - 1);
+  uint64_t Set = profilingSignalBit();
   struct timespec Zero = {0, 0};
   // The raw system call: 8 bytes of mask, and not the program's sigtimedwait
   // (which the archive wraps).

@@ -59,6 +59,16 @@ const char *samplerName();
 /// The profiler's sampling signal (SIGRTMAX - 2). Any thread.
 int profilingSignal();
 
+/// Blocks the profiling signal on the calling thread and returns the mask
+/// it had (the kernel's 8 bytes), for restoreSignalMask. The raw system
+/// call: no wrapper a program or the archive interposes. Async-signal-safe.
+uint64_t blockProfilingSignal();
+
+/// Sets the calling thread's mask back to Saved (blockProfilingSignal's);
+/// a profiling signal that came meanwhile is delivered on its return.
+/// Async-signal-safe.
+void restoreSignalMask(uint64_t Saved);
+
 /// Installs the handler (threads registered from now on get a timer).
 /// Returns 0 or an errno; ENOTSUP when the program already handles the
 /// profiling signal. Start-up only, once, after initThreads.

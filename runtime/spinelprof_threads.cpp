@@ -23,11 +23,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,12 +207,7 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   // own system calls are its CPU), none lost between the block and them.
   Scope.StartCpuNs = callCpuNeeded() ? threadCpuNs() : 0;
   Scope.StartNs = monotonicNs();
-  sigset_t Block;
-  sigemptyset(&Block);
-  sigaddset(&Block, profilingSignal());
-  static_assert(sizeof(Scope.SavedMask) >= 8, "the kernel's sigset");
-  // The raw syscall: 8 bytes of mask, not glibc's 128.
-  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Block, Scope.SavedMask, 8);
+  Scope.SavedMask = blockProfilingSignal();
   spinelprof_shadow_stack *S = currentStack();
   uint32_t D = S->depth;
   // A push as abi.h says: slot, then depth.
@@ -234,7 +227,7 @@ static void leaveBlocking(BlockingScope &Scope) {
     blockingCallReturns(*T, Scope.StartNs, Scope.StartCpuNs);
   auto *S = static_cast<spinelprof_shadow_stack *>(Scope.Stack);
   __atomic_store_n(&S->depth, Scope.SavedDepth, __ATOMIC_RELEASE);
-  syscall(SYS_rt_sigprocmask, SIG_SETMASK, Scope.SavedMask, nullptr, 8);
+  restoreSignalMask(Scope.SavedMask);
 }
 
 //===----------------------------------------------------------------------===//
