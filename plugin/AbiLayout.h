@@ -27,7 +27,7 @@ constexpr IRField DescriptorFields[] = {IRField::I32, IRField::I32,
                                         IRField::I32, IRField::I32,
                                         IRField::Ptr, IRField::Ptr,
                                         IRField::Ptr};
-/// {depth, reserved, frames[CAPACITY + 1]}; the last entry is the array's
+/// {depth, reserved, frames[CAPACITY + SINK_SLOTS]}; the last entry is the array's
 /// element type.
 constexpr IRField ShadowStackFields[] = {IRField::I32, IRField::I32,
                                          IRField::Ptr};
@@ -89,7 +89,8 @@ static_assert(fieldOffset(ShadowStackFields, StackFrames) ==
               offsetof(ShadowStack, frames));
 static_assert(sizeof(ShadowStack) ==
               offsetof(ShadowStack, frames) +
-                  (SPINELPROF_STACK_CAPACITY + 1) * sizeof(void *));
+                  (SPINELPROF_STACK_CAPACITY + SPINELPROF_STACK_SINK_SLOTS) *
+                      sizeof(void *));
 static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
 static_assert(sizeof(ShadowStack::reserved) == sizeof(uint32_t));
 // The pass loads the offset as an i64.

@@ -6,6 +6,7 @@
 
 #include "FrameMarkers.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -118,4 +119,20 @@ std::optional<FrameMarker> spinelprof::frameMarkerOf(const CallBase &Call) {
         Callee->getFunctionType() == markerType(Call.getContext(), Kind))
       return Kind;
   return std::nullopt;
+}
+
+/// True for a call that can return twice: returns_twice on the call or the
+/// callee, or a callee known by name (a hand-written declaration may lack
+/// the attribute that clang gives the well-known ones).
+bool spinelprof::isReturnsTwiceCall(const CallBase &Call) {
+  if (Call.hasFnAttr(Attribute::ReturnsTwice))
+    return true;
+  const auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+  if (!Callee)
+    return false;
+  static const StringRef Names[] = {"setjmp",      "_setjmp", "sigsetjmp",
+                                    "__sigsetjmp", "savectx", "vfork",
+                                    "getcontext",  "qsetjmp"};
+  return is_contained(Names, Callee->getName());
 }

@@ -58,6 +58,10 @@ llvm::Function *getFrameMarker(llvm::Module &M, FrameMarker Kind);
 /// The marker \p Call calls, if it calls one.
 std::optional<FrameMarker> frameMarkerOf(const llvm::CallBase &Call);
 
+/// True for a call that can return twice: returns_twice on the call or the
+/// callee, or a callee known by name (setjmp, vfork, getcontext, ...).
+bool isReturnsTwiceCall(const llvm::CallBase &Call);
+
 /// The marker's function name.
 llvm::StringRef frameMarkerName(FrameMarker Kind);
 

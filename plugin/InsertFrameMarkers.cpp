@@ -32,7 +32,6 @@
 
 #include "spinelprof/abi.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -54,22 +53,6 @@ static const char DescriptorSection[] = SPINELPROF_DESCRIPTOR_SECTION;
 static const uint32_t AbiVersion = SPINELPROF_ABI_VERSION;
 
 namespace {
-
-/// True for a call that can return twice: returns_twice on the call or the
-/// callee, or a callee known by name (a hand-written declaration may lack
-/// the attribute that clang gives the well-known ones).
-bool isReturnsTwiceCall(const CallBase &Call) {
-  if (Call.hasFnAttr(Attribute::ReturnsTwice))
-    return true;
-  const auto *Callee =
-      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
-  if (!Callee)
-    return false;
-  static const StringRef Names[] = {"setjmp",      "_setjmp", "sigsetjmp",
-                                    "__sigsetjmp", "savectx", "vfork",
-                                    "getcontext",  "qsetjmp"};
-  return is_contained(Names, Callee->getName());
-}
 
 //===----------------------------------------------------------------------===//
 // The worker

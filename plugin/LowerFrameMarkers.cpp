@@ -18,6 +18,19 @@
 //   pop(%d):         store volatile %d, depth
 //   repush(@desc, %d): the push's two stores
 //
+// A push nested k levels inside another frame of the same function (an
+// inlined callee's), on every path to it, needs no load and no clamp: with
+// %r that frame's depth and %rslot its slot,
+//
+//   push(@desc):     store volatile @desc, %rslot + k    ; k < SINK_SLOTS
+//                    store volatile %r + k + 1, depth
+//                    (uses of the marker's result: %r + k)
+//
+// the same slot and depth as the load would give (every call returns with
+// the depth it was called with, so within one function only its own
+// markers move it), except past the capacity, where both are sinks.
+// StaticDepths finds these pushes by a dataflow over the markers.
+//
 // Every load and store of the stack carries a TBAA type of its own.
 //
 // One stack address for the whole function: the runtime changes the offset
@@ -47,11 +60,14 @@
 
 #include "AbiLayout.h"
 #include "FrameMarkers.h"
+#include "StaticDepths.h"
 
 #include "spinelprof/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -69,6 +85,7 @@ using namespace spinelprof::abi_layout;
 static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
 static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
+static const uint32_t SinkSlots = SPINELPROF_STACK_SINK_SLOTS;
 
 // The name of the TBAA type of every access to the shadow stack.
 static const char StackTBAATypeName[] = "spinelprof shadow stack";
@@ -128,7 +145,7 @@ MarkerLowering::MarkerLowering(Module &M) : M(M), Ctx(M.getContext()) {
       Ctx, {IRType(ShadowStackFields[StackDepth]),
             IRType(ShadowStackFields[StackReserved]),
             ArrayType::get(IRType(ShadowStackFields[StackFrames]),
-                           StackCapacity + 1)});
+                           StackCapacity + SinkSlots)});
   // A scalar type of its own under clang's C/C++ root and `omnipotent
   // char` (metadata is uniqued, so these are clang's own nodes): distinct
   // from every C type but char, which may alias anything.
@@ -272,32 +289,65 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     return;
   Value *Stack = emitStackAddress(stackAddressPoint(Markers, DT, LI));
 
-  // Pushes first: pops and re-pushes use their depths.
+  // Pushes first, in an order where each comes after its dominators: pops
+  // and re-pushes use their depths, nested pushes their root's.
   SmallVector<CallBase *, 8> Pushes, Others;
-  for (CallBase *Call : Markers)
-    (frameMarkerOf(*Call) == FrameMarker::Push ? Pushes : Others)
-        .push_back(Call);
-  DenseMap<Value *, PushedFrame> Pushed;
+  SmallPtrSet<CallBase *, 8> IsMarker(Markers.begin(), Markers.end());
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
+    for (Instruction &I : *BB)
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && IsMarker.count(Call))
+        (frameMarkerOf(*Call) == FrameMarker::Push ? Pushes : Others)
+            .push_back(Call);
+  // A push nested in another of this function's frames stands at that
+  // frame's slot + its level: no load, no clamp (StaticDepths).
+  StaticDepths Static(F, Markers, SinkSlots);
+  DenseMap<CallBase *, std::pair<Value *, PushedFrame>> Lowered;
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
-    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
-    Depth->takeName(Call);
-    Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-    Pushed[Depth] =
-        emitPushStores(B, Stack, Call->getArgOperand(0), Depth, nullptr);
-    Call->replaceAllUsesWith(Depth);
-    Call->eraseFromParent();
+    auto [Root, Level] = Static.lookup(Call);
+    auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
+    Value *Depth;
+    PushedFrame Frame;
+    if (RootIt != Lowered.end()) {
+      auto [RootDepth, RootFrame] = RootIt->second;
+      Depth = Level == 0 ? RootDepth
+              : Level == 1
+                  ? RootFrame.Next
+                  : B.CreateAdd(RootDepth, B.getInt32(Level), Call->getName());
+      PushedFrame Nested;
+      Nested.Slot = Level == 0 ? RootFrame.Slot
+                               : B.CreateConstInBoundsGEP1_32(
+                                     PtrTy, RootFrame.Slot, Level,
+                                     "spinelprof.slot");
+      Nested.Next =
+          B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
+      Frame = emitPushStores(B, Stack, Call->getArgOperand(0), Depth, &Nested);
+    } else {
+      LoadInst *Load = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
+      Load->takeName(Call);
+      Load->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+      Depth = Load;
+      Frame = emitPushStores(B, Stack, Call->getArgOperand(0), Depth, nullptr);
+    }
+    Lowered[Call] = {Depth, Frame};
   }
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
-    if (frameMarkerOf(*Call) == FrameMarker::Pop) {
-      storeToStack(B, Call->getArgOperand(0), Stack, Align(4));
-    } else {
-      Value *Depth = Call->getArgOperand(1);
-      auto It = Pushed.find(Depth);
+    bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
+    Value *Depth = Call->getArgOperand(IsPop ? 0 : 1);
+    auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
+                                   : Lowered.end();
+    if (It != Lowered.end())
+      Depth = It->second.first;
+    if (IsPop)
+      storeToStack(B, Depth, Stack, Align(4));
+    else
       emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
-                     It == Pushed.end() ? nullptr : &It->second);
-    }
+                     It == Lowered.end() ? nullptr : &It->second.second);
+    Call->eraseFromParent();
+  }
+  for (auto &[Call, Lowering] : Lowered) {
+    Call->replaceAllUsesWith(Lowering.first);
     Call->eraseFromParent();
   }
 }

@@ -17,10 +17,15 @@
 
 #define SPINELPROF_ABI_VERSION 1
 
-/* Frames a shadow stack holds. Deeper pushes land in the extra sink slot at
- * index SPINELPROF_STACK_CAPACITY (never out of bounds) and the depth keeps
- * counting, so a reader shows them as one "[truncated]" frame. */
+/* Frames a shadow stack holds. Deeper pushes land in the sink slots from
+ * index SPINELPROF_STACK_CAPACITY on (never out of bounds) and the depth
+ * keeps counting, so a reader shows them as one "[truncated]" frame. */
 #define SPINELPROF_STACK_CAPACITY 4096
+
+/* The sink slots after the CAPACITY frames: a push nested k levels inside
+ * another frame of its function stores at that frame's slot + k, for k
+ * below this (see Push, below). */
+#define SPINELPROF_STACK_SINK_SLOTS 16
 
 /* The ELF section holding every frame descriptor (a C identifier, so the
  * linker provides __start_/__stop_ bounds). */
@@ -100,6 +105,13 @@ struct spinelprof_frame_descriptor {
  *   d = depth;                                  plain load
  *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
  *   depth = d + 1;                              volatile store
+ * A push nested k levels inside a frame of the same function (an inlined
+ * callee's, 1 <= k < SPINELPROF_STACK_SINK_SLOTS; k = 0 for one in the
+ * place of a frame already popped) loads nothing: with d that frame's
+ * depth, frames[min(d, CAPACITY) + k] = &descriptor; depth = d + k + 1.
+ * Every path to it has the same frames open (a call returns with the depth
+ * it was called with), so it is the slot and depth the load would give,
+ * except past the capacity, where both are sink slots.
  * Pop (before every return): depth = d (the value saved at entry), so a frame
  * abandoned by longjmp heals at the caller's next return. After each call to
  * a returns_twice function the caller pushes its own frame again (its slot,
@@ -120,7 +132,7 @@ struct spinelprof_shadow_stack {
   uint32_t reserved;  /* 0; keeps frames 8-byte aligned (code instrumented
                          by older plugins counts its pushes here) */
   const struct spinelprof_frame_descriptor
-      *frames[SPINELPROF_STACK_CAPACITY + 1];
+      *frames[SPINELPROF_STACK_CAPACITY + SPINELPROF_STACK_SINK_SLOTS];
 };
 
 #ifdef __cplusplus

@@ -70,12 +70,18 @@ done:
 ; LOWERED:         [[OWN:%.*]] = {{.*}}call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; LOWERED:         [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64
 ; LOWERED:         [[D:%.*]] = load i32, ptr [[STACK]], align 4
-; LOWERED:         store volatile ptr @__spinelprof_desc.sp_sum, ptr
+; LOWERED:         [[SLOT:%.*]] = getelementptr inbounds {{.*}}, ptr [[STACK]], i64 0, i32 2, i64
+; LOWERED:         [[DX:%.*]] = add i32 [[D]], 1
+; LOWERED:         store volatile ptr @__spinelprof_desc.sp_sum, ptr [[SLOT]]
+; LOWERED-NEXT:    store volatile i32 [[DX]], ptr [[STACK]]
+; The inlined frame stands one above sp_sum's own: no load of the depth.
 ; LOWERED:       loop:
 ; LOWERED-NOT:     threadlocal.address
-; LOWERED:         [[DX:%.*]] = load i32, ptr [[STACK]], align 4
-; LOWERED:         store volatile ptr @__spinelprof_desc.sp_Foo_x, ptr
-; LOWERED-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4
+; LOWERED-NOT:     load i32
+; LOWERED:         [[SLOTX:%.*]] = getelementptr inbounds ptr, ptr [[SLOT]], i32 1
+; LOWERED-NEXT:    [[NEXTX:%.*]] = add i32 [[D]], 2
+; LOWERED-NEXT:    store volatile ptr @__spinelprof_desc.sp_Foo_x, ptr [[SLOTX]]
+; LOWERED-NEXT:    store volatile i32 [[NEXTX]], ptr [[STACK]], align 4
 ; LOWERED-NEXT:    store volatile i32 [[DX]], ptr [[STACK]], align 4
 ; LOWERED:       done:
 ; LOWERED-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4

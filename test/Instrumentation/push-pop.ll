@@ -22,7 +22,7 @@ define i32 @two_rets(i32 %x) {
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
 ; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
 ; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
-; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
+; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4112 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
 ; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
 ; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa [[TBAA]]

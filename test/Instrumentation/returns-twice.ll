@@ -16,7 +16,7 @@ declare void @work()
 define i32 @rescue(ptr %buf) {
 ; CHECK-LABEL: define i32 @rescue(ptr %buf)
 ; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
-; CHECK:         [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4097 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 {{%.*}}
+; CHECK:         [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4112 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 {{%.*}}
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
 ; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}

@@ -1,0 +1,117 @@
+//===- StaticDepths.cpp - Pushes whose depth is known from another push ---===//
+//
+// See StaticDepths.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StaticDepths.h"
+
+#include "FrameMarkers.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+using namespace spinelprof;
+
+/// Above this many pushes in one function every push loads its depth: the
+/// outer frame's depth and slot, live through the whole of a huge function,
+/// cost the register allocator more than the loads cost at run time
+/// (gen_large.py's `main`, 507 pushes: +13 % of the compile's instructions;
+/// the largest of Spinel's benchmarks' functions have 37-52).
+static constexpr unsigned MaxPushes = 64;
+
+/// The depth at a point of a function, relative to a push of it: the depth
+/// that push loaded (its result) plus Level. Undef where nothing reached yet.
+struct spinelprof::DepthState {
+  enum StateKind : uint8_t { Undef, Known, Unknown } Kind = Undef;
+  CallBase *Root = nullptr;
+  unsigned Level = 0;
+
+  static DepthState known(CallBase *Root, unsigned Level) {
+    return {Known, Root, Level};
+  }
+  static DepthState unknown() { return {Unknown, nullptr, 0}; }
+  bool operator==(const DepthState &O) const {
+    return Kind == O.Kind && Root == O.Root && Level == O.Level;
+  }
+  bool operator!=(const DepthState &O) const { return !(*this == O); }
+  DepthState meet(const DepthState &O) const {
+    if (Kind == Undef)
+      return O;
+    if (O.Kind == Undef || *this == O)
+      return *this;
+    return unknown();
+  }
+};
+
+StaticDepths::StaticDepths(Function &F, ArrayRef<CallBase *> Markers,
+                           unsigned MaxLevel)
+    : MaxLevel(MaxLevel) {
+  auto Pushes = count_if(Markers, [](CallBase *Call) {
+    return frameMarkerOf(*Call) == FrameMarker::Push;
+  });
+  if (Pushes < 2 || Pushes > MaxPushes)
+    return; // nothing stands on anything, or too much would
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  DenseMap<BasicBlock *, DepthState> In;
+  In[&F.getEntryBlock()] = DepthState::unknown();
+  // States only rise (Undef, Known, Unknown), so this ends; the last sweep
+  // changed nothing, so Placed is what the final states give.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : RPO) {
+      DepthState Out = transfer(*BB, In.lookup(BB));
+      for (BasicBlock *Succ : successors(BB)) {
+        DepthState &S = In[Succ];
+        DepthState Met = S.meet(Out);
+        if (Met != S) {
+          S = Met;
+          Changed = true;
+        }
+      }
+    }
+  }
+}
+
+DepthState StaticDepths::transfer(BasicBlock &BB, DepthState State) {
+  if (State.Kind == DepthState::Undef)
+    return State;
+  if (BB.isEHPad())
+    State = DepthState::unknown();
+  for (Instruction &I : BB) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    if (std::optional<FrameMarker> Kind = frameMarkerOf(*Call))
+      State = afterMarker(*Call, *Kind, State);
+    else if (isReturnsTwiceCall(*Call))
+      State = DepthState::unknown();
+  }
+  return State;
+}
+
+DepthState StaticDepths::afterMarker(CallBase &Call, FrameMarker Kind,
+                                     DepthState In) {
+  if (Kind == FrameMarker::Push) {
+    if (In.Kind == DepthState::Known && In.Level < MaxLevel) {
+      Placed[&Call] = {In.Root, In.Level};
+      return DepthState::known(In.Root, In.Level + 1);
+    }
+    Placed[&Call] = {nullptr, 0};
+    return DepthState::known(&Call, 1);
+  }
+  // A pop restores its push's depth; a re-push pushes that push again.
+  unsigned Above = Kind == FrameMarker::Pop ? 0 : 1;
+  auto *Push = dyn_cast<CallBase>(
+      Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1));
+  auto It = Push ? Placed.find(Push) : Placed.end();
+  if (It == Placed.end())
+    return DepthState::unknown();
+  auto [Root, Level] = It->second;
+  return Root ? DepthState::known(Root, Level + Above)
+              : DepthState::known(Push, Above);
+}

@@ -1,0 +1,61 @@
+//===- StaticDepths.h - Pushes whose depth is known from another push -----===//
+//
+// For each frame push of a function, the push of the same function whose
+// loaded depth it stands on and its level above it, where every path to it
+// agrees: an inlined callee's push, k frames inside the function's own,
+// stores at that frame's slot + k with depth + k + 1 and loads nothing
+// (LowerFrameMarkers.cpp, abi.h). A call returns with the depth it was
+// called with (every pop restores its push's depth), so within one function
+// the depth moves only at its own markers: a forward dataflow over them
+// finds it. A join of paths that disagree, the second return of a
+// returns_twice call and an exception's landing pad come with a depth the
+// markers do not tell: a push there loads. So does every push of a
+// function with more than 64 (StaticDepths.cpp says why).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_PLUGIN_STATICDEPTHS_H
+#define SPINELPROF_PLUGIN_STATICDEPTHS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <utility>
+
+namespace llvm {
+class BasicBlock;
+class CallBase;
+class Function;
+} // namespace llvm
+
+namespace spinelprof {
+
+enum class FrameMarker;
+struct DepthState;
+
+class StaticDepths {
+public:
+  /// Analyses \p F, whose frame markers are \p Markers. A level stays
+  /// below \p MaxLevel (the sink slots); a push that would reach it loads.
+  StaticDepths(llvm::Function &F, llvm::ArrayRef<llvm::CallBase *> Markers,
+               unsigned MaxLevel);
+
+  /// The push \p Push stands on and its level above it (0: in the place of
+  /// that frame, popped before it), or {null, 0} when it loads the depth.
+  std::pair<llvm::CallBase *, unsigned> lookup(llvm::CallBase *Push) const {
+    return Placed.lookup(Push);
+  }
+
+private:
+  DepthState transfer(llvm::BasicBlock &BB, DepthState In);
+  DepthState afterMarker(llvm::CallBase &Call, FrameMarker Kind,
+                         DepthState In);
+
+  unsigned MaxLevel;
+  /// For every push reached so far: where it stands ({null, 0}: it loads).
+  llvm::DenseMap<llvm::CallBase *, std::pair<llvm::CallBase *, unsigned>>
+      Placed;
+};
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_PLUGIN_STATICDEPTHS_H

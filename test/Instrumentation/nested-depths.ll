@@ -1,0 +1,196 @@
+; A push nested inside another frame of the same function (an inlined
+; callee's) stores at that frame's slot + its level and sets the depth to
+; that frame's depth + level + 1: no load of the depth, no clamp. Where the
+; paths to a push disagree on the frames open above the function's (a join
+; of different states, a second return from setjmp, a landing pad), or the
+; level reaches SPINELPROF_STACK_SINK_SLOTS (16), the push loads the depth.
+; So does every push of a function with more than 64 (StaticDepths.cpp).
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
+; RUN: %python %S/Inputs/nested_pushes.py 64 \
+; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
+; RUN:   | FileCheck %s --check-prefix=AT64
+; RUN: %python %S/Inputs/nested_pushes.py 65 \
+; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
+; RUN:   | FileCheck %s --check-prefix=OVER64
+; AT64-COUNT-4: load i32
+; AT64-NOT:     load i32
+; OVER64-COUNT-65: load i32
+
+@desc = private constant i8 0
+
+declare i32 @__spinelprof_marker_push(ptr)
+declare void @__spinelprof_marker_pop(i32)
+declare void @__spinelprof_marker_repush(ptr, i32)
+declare i32 @setjmp(ptr) returns_twice
+declare void @work()
+declare i32 @__gxx_personality_v0(...)
+
+; Three frames, each inside the one before.
+define void @nested() {
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  %b = call i32 @__spinelprof_marker_push(ptr @desc)
+  %c = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %c)
+  call void @__spinelprof_marker_pop(i32 %b)
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @nested()
+; CHECK:         [[A:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[SLOT:%.*]] = getelementptr inbounds {{.*}}, ptr [[STACK]], i64 0, i32 2, i64
+; CHECK:         [[B:%.*]] = add i32 [[A]], 1
+; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
+; CHECK-NEXT:    store volatile i32 [[B]], ptr [[STACK]]
+; CHECK-NOT:     load
+; CHECK:         [[SLOTB:%.*]] = getelementptr inbounds ptr, ptr [[SLOT]], i32 1
+; CHECK-NEXT:    [[NEXTB:%.*]] = add i32 [[A]], 2
+; CHECK-NEXT:    store volatile ptr @desc, ptr [[SLOTB]]
+; CHECK-NEXT:    store volatile i32 [[NEXTB]], ptr [[STACK]]
+; CHECK-NEXT:    [[C:%.*]] = add i32 [[A]], 2
+; CHECK-NEXT:    [[SLOTC:%.*]] = getelementptr inbounds ptr, ptr [[SLOT]], i32 2
+; CHECK-NEXT:    [[NEXTC:%.*]] = add i32 [[A]], 3
+; CHECK-NEXT:    store volatile ptr @desc, ptr [[SLOTC]]
+; CHECK-NEXT:    store volatile i32 [[NEXTC]], ptr [[STACK]]
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    store volatile i32 [[C]], ptr [[STACK]]
+; CHECK-NEXT:    store volatile i32 [[B]], ptr [[STACK]]
+; CHECK-NEXT:    store volatile i32 [[A]], ptr [[STACK]]
+; CHECK-NEXT:    ret void
+
+; No frame of its own: the second inlined callee takes the first's slot.
+define void @siblings() {
+  %x = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %x)
+  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %y)
+  ret void
+}
+; CHECK-LABEL: define void @siblings()
+; CHECK:         [[X:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[SLOT:%.*]] = getelementptr inbounds
+; CHECK:         store volatile i32 [[X]], ptr [[STACK]]
+; CHECK-NOT:     load
+; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]]
+; CHECK-NEXT:    store volatile i32 [[X]], ptr [[STACK]]
+; CHECK-NEXT:    ret void
+
+; One path leaves a frame open at the join: the push after it loads.
+define void @join(i1 %c) {
+entry:
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  br i1 %c, label %open, label %join
+open:
+  %o = call i32 @__spinelprof_marker_push(ptr @desc)
+  br label %join
+join:
+  %j = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %j)
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+}
+; CHECK-LABEL: define void @join(
+; CHECK:       open:
+; CHECK-NOT:     load
+; CHECK:       join:
+; CHECK-NEXT:    [[J:%.*]] = load i32, ptr
+; CHECK:         store volatile i32 [[J]], ptr
+
+; After setjmp the depth is what a longjmp left, until the re-push sets it:
+; a push after the re-push stands on the frame; one after a bare
+; returns_twice call loads.
+define void @rescue(ptr %buf) {
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  %s = call i32 @setjmp(ptr %buf)
+  call void @__spinelprof_marker_repush(ptr @desc, i32 %r)
+  %x = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %x)
+  %t = call i32 @setjmp(ptr %buf)
+  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %y)
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+}
+; CHECK-LABEL: define void @rescue(
+; CHECK:         [[R:%.*]] = load i32, ptr
+; CHECK:         call i32 @setjmp(
+; CHECK-NOT:     load
+; CHECK:         call i32 @setjmp(
+; CHECK-NEXT:    [[Y:%.*]] = load i32, ptr
+; CHECK:         store volatile i32 [[Y]], ptr
+; CHECK-NEXT:    store volatile i32 [[R]], ptr
+
+; An exception's landing pad comes with the depth the callees left.
+define void @unwind() personality ptr @__gxx_personality_v0 {
+entry:
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  invoke void @work() to label %done unwind label %pad
+done:
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+pad:
+  %lp = landingpad { ptr, i32 } cleanup
+  %p = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %p)
+  call void @__spinelprof_marker_pop(i32 %r)
+  resume { ptr, i32 } %lp
+}
+; CHECK-LABEL: define void @unwind(
+; CHECK:       pad:
+; CHECK-NEXT:    landingpad
+; CHECK-NEXT:    cleanup
+; CHECK-NEXT:    [[P:%.*]] = load i32, ptr
+
+; Levels 1 to 15 stand on the root; level 16 would pass the sink slots,
+; so the 17th frame loads and the 18th stands on it.
+define void @deep() {
+  %d0 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d1 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d2 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d3 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d4 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d5 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d6 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d7 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d8 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d9 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d10 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d11 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d12 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d13 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d14 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d15 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d16 = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d17 = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @__spinelprof_marker_pop(i32 %d17)
+  call void @__spinelprof_marker_pop(i32 %d16)
+  call void @__spinelprof_marker_pop(i32 %d15)
+  call void @__spinelprof_marker_pop(i32 %d14)
+  call void @__spinelprof_marker_pop(i32 %d13)
+  call void @__spinelprof_marker_pop(i32 %d12)
+  call void @__spinelprof_marker_pop(i32 %d11)
+  call void @__spinelprof_marker_pop(i32 %d10)
+  call void @__spinelprof_marker_pop(i32 %d9)
+  call void @__spinelprof_marker_pop(i32 %d8)
+  call void @__spinelprof_marker_pop(i32 %d7)
+  call void @__spinelprof_marker_pop(i32 %d6)
+  call void @__spinelprof_marker_pop(i32 %d5)
+  call void @__spinelprof_marker_pop(i32 %d4)
+  call void @__spinelprof_marker_pop(i32 %d3)
+  call void @__spinelprof_marker_pop(i32 %d2)
+  call void @__spinelprof_marker_pop(i32 %d1)
+  call void @__spinelprof_marker_pop(i32 %d0)
+  ret void
+}
+; CHECK-LABEL: define void @deep()
+; CHECK:         %d0 = load i32
+; CHECK-NOT:     load i32
+; CHECK:         getelementptr inbounds ptr, ptr [[SLOT:%.*]], i32 15
+; CHECK-NEXT:    add i32 %d0, 16
+; CHECK-NOT:     load i32
+; CHECK:         %d16 = load i32
+; CHECK-NOT:     load i32
+; CHECK:         add i32 %d16, 1
+; CHECK-NOT:     load i32
+; CHECK:         ret void
