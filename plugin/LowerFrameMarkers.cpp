@@ -107,8 +107,21 @@ private:
     Value *Slot;
     Value *Next;
   };
+  /// A push as lowered: the depth its uses get, and its frame.
+  struct LoweredPush {
+    Value *Depth;
+    PushedFrame Frame;
+  };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
+  /// Lowers \p Pushes (in an order where each follows its dominators).
+  DenseMap<CallBase *, LoweredPush> lowerPushes(Function &F,
+                                                ArrayRef<CallBase *> Markers,
+                                                ArrayRef<CallBase *> Pushes,
+                                                Value *Stack);
+  /// A push \p Level frames above \p Root's, stored without a load.
+  LoweredPush lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
+                              const LoweredPush &Root, unsigned Level);
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
   /// The address of the stack in use, computed once in a function.
@@ -271,6 +284,48 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
   return Frame;
 }
 
+MarkerLowering::LoweredPush
+MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
+                                const LoweredPush &Root, unsigned Level) {
+  Value *RootDepth = Root.Depth;
+  Value *Depth = Level == 0   ? RootDepth
+                 : Level == 1 ? Root.Frame.Next
+                              : B.CreateAdd(RootDepth, B.getInt32(Level));
+  PushedFrame Nested;
+  Nested.Slot = Level == 0
+                    ? Root.Frame.Slot
+                    : B.CreateConstInBoundsGEP1_32(PtrTy, Root.Frame.Slot,
+                                                   Level, "spinelprof.slot");
+  Nested.Next =
+      B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
+  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested)};
+}
+
+DenseMap<CallBase *, MarkerLowering::LoweredPush>
+MarkerLowering::lowerPushes(Function &F, ArrayRef<CallBase *> Markers,
+                            ArrayRef<CallBase *> Pushes, Value *Stack) {
+  // A push nested in another of this function's frames stands at that
+  // frame's slot + its level: no load, no clamp (StaticDepths).
+  StaticDepths Static(F, Markers, SinkSlots);
+  DenseMap<CallBase *, LoweredPush> Lowered;
+  for (CallBase *Call : Pushes) {
+    IRBuilder<> B(Call);
+    Value *Desc = Call->getArgOperand(0);
+    auto [Root, Level] = Static.lookup(Call);
+    auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
+    if (RootIt != Lowered.end()) {
+      LoweredPush RootPush = RootIt->second; // a copy: the map may grow
+      Lowered[Call] = lowerNestedPush(B, Stack, Desc, RootPush, Level);
+      continue;
+    }
+    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
+    Depth->takeName(Call);
+    Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+    Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr)};
+  }
+  return Lowered;
+}
+
 void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
                                    FunctionAnalysisManager &FAM) {
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
@@ -298,39 +353,8 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
       if (auto *Call = dyn_cast<CallBase>(&I); Call && IsMarker.count(Call))
         (frameMarkerOf(*Call) == FrameMarker::Push ? Pushes : Others)
             .push_back(Call);
-  // A push nested in another of this function's frames stands at that
-  // frame's slot + its level: no load, no clamp (StaticDepths).
-  StaticDepths Static(F, Markers, SinkSlots);
-  DenseMap<CallBase *, std::pair<Value *, PushedFrame>> Lowered;
-  for (CallBase *Call : Pushes) {
-    IRBuilder<> B(Call);
-    auto [Root, Level] = Static.lookup(Call);
-    auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
-    Value *Depth;
-    PushedFrame Frame;
-    if (RootIt != Lowered.end()) {
-      auto [RootDepth, RootFrame] = RootIt->second;
-      Depth = Level == 0 ? RootDepth
-              : Level == 1
-                  ? RootFrame.Next
-                  : B.CreateAdd(RootDepth, B.getInt32(Level), Call->getName());
-      PushedFrame Nested;
-      Nested.Slot = Level == 0 ? RootFrame.Slot
-                               : B.CreateConstInBoundsGEP1_32(
-                                     PtrTy, RootFrame.Slot, Level,
-                                     "spinelprof.slot");
-      Nested.Next =
-          B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
-      Frame = emitPushStores(B, Stack, Call->getArgOperand(0), Depth, &Nested);
-    } else {
-      LoadInst *Load = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
-      Load->takeName(Call);
-      Load->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-      Depth = Load;
-      Frame = emitPushStores(B, Stack, Call->getArgOperand(0), Depth, nullptr);
-    }
-    Lowered[Call] = {Depth, Frame};
-  }
+  DenseMap<CallBase *, LoweredPush> Lowered =
+      lowerPushes(F, Markers, Pushes, Stack);
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
     bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
@@ -338,16 +362,16 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
                                    : Lowered.end();
     if (It != Lowered.end())
-      Depth = It->second.first;
+      Depth = It->second.Depth;
     if (IsPop)
       storeToStack(B, Depth, Stack, Align(4));
     else
       emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
-                     It == Lowered.end() ? nullptr : &It->second.second);
+                     It == Lowered.end() ? nullptr : &It->second.Frame);
     Call->eraseFromParent();
   }
   for (auto &[Call, Lowering] : Lowered) {
-    Call->replaceAllUsesWith(Lowering.first);
+    Call->replaceAllUsesWith(Lowering.Depth);
     Call->eraseFromParent();
   }
 }

@@ -106,8 +106,8 @@ DepthState StaticDepths::afterMarker(CallBase &Call, FrameMarker Kind,
   }
   // A pop restores its push's depth; a re-push pushes that push again.
   unsigned Above = Kind == FrameMarker::Pop ? 0 : 1;
-  auto *Push = dyn_cast<CallBase>(
-      Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1));
+  auto *Push =
+      dyn_cast<CallBase>(Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1));
   auto It = Push ? Placed.find(Push) : Placed.end();
   if (It == Placed.end())
     return DepthState::unknown();

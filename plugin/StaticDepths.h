@@ -47,8 +47,7 @@ public:
 
 private:
   DepthState transfer(llvm::BasicBlock &BB, DepthState In);
-  DepthState afterMarker(llvm::CallBase &Call, FrameMarker Kind,
-                         DepthState In);
+  DepthState afterMarker(llvm::CallBase &Call, FrameMarker Kind, DepthState In);
 
   unsigned MaxLevel;
   /// For every push reached so far: where it stands ({null, 0}: it loads).
