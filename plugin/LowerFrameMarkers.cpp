@@ -67,7 +67,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -114,9 +113,9 @@ private:
   };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
-  /// Lowers \p Pushes (in an order where each follows its dominators).
-  DenseMap<CallBase *, LoweredPush> lowerPushes(Function &F,
-                                                ArrayRef<CallBase *> Markers,
+  /// Lowers \p Pushes, found in \p Blocks (reverse post-order, so each
+  /// push follows its dominators).
+  DenseMap<CallBase *, LoweredPush> lowerPushes(ArrayRef<BasicBlock *> Blocks,
                                                 ArrayRef<CallBase *> Pushes,
                                                 Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
@@ -302,11 +301,11 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
 }
 
 DenseMap<CallBase *, MarkerLowering::LoweredPush>
-MarkerLowering::lowerPushes(Function &F, ArrayRef<CallBase *> Markers,
+MarkerLowering::lowerPushes(ArrayRef<BasicBlock *> Blocks,
                             ArrayRef<CallBase *> Pushes, Value *Stack) {
   // A push nested in another of this function's frames stands at that
   // frame's slot + its level: no load, no clamp (StaticDepths).
-  StaticDepths Static(F, Markers, SinkSlots);
+  StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
   DenseMap<CallBase *, LoweredPush> Lowered;
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
@@ -345,16 +344,18 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   Value *Stack = emitStackAddress(stackAddressPoint(Markers, DT, LI));
 
   // Pushes first, in an order where each comes after its dominators: pops
-  // and re-pushes use their depths, nested pushes their root's.
+  // and re-pushes use their depths, nested pushes their root's. The
+  // reachable blocks hold every marker left.
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  SmallVector<BasicBlock *, 16> Blocks(RPO.begin(), RPO.end());
   SmallVector<CallBase *, 8> Pushes, Others;
-  SmallPtrSet<CallBase *, 8> IsMarker(Markers.begin(), Markers.end());
-  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
+  for (BasicBlock *BB : Blocks)
     for (Instruction &I : *BB)
-      if (auto *Call = dyn_cast<CallBase>(&I); Call && IsMarker.count(Call))
-        (frameMarkerOf(*Call) == FrameMarker::Push ? Pushes : Others)
-            .push_back(Call);
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (std::optional<FrameMarker> Kind = frameMarkerOf(*Call))
+          (*Kind == FrameMarker::Push ? Pushes : Others).push_back(Call);
   DenseMap<CallBase *, LoweredPush> Lowered =
-      lowerPushes(F, Markers, Pushes, Stack);
+      lowerPushes(Blocks, Pushes, Stack);
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
     bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;

@@ -8,10 +8,8 @@
 
 #include "FrameMarkers.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/CFG.h"
-#include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -48,22 +46,18 @@ struct spinelprof::DepthState {
   }
 };
 
-StaticDepths::StaticDepths(Function &F, ArrayRef<CallBase *> Markers,
+StaticDepths::StaticDepths(ArrayRef<BasicBlock *> Blocks, size_t PushCount,
                            unsigned MaxLevel)
     : MaxLevel(MaxLevel) {
-  auto Pushes = count_if(Markers, [](CallBase *Call) {
-    return frameMarkerOf(*Call) == FrameMarker::Push;
-  });
-  if (Pushes < 2 || Pushes > MaxPushes)
+  if (PushCount < 2 || PushCount > MaxPushes)
     return; // nothing stands on anything, or too much would
-  ReversePostOrderTraversal<Function *> RPO(&F);
   DenseMap<BasicBlock *, DepthState> In;
-  In[&F.getEntryBlock()] = DepthState::unknown();
+  In[Blocks.front()] = DepthState::unknown(); // the entry block
   // States only rise (Undef, Known, Unknown), so this ends; the last sweep
   // changed nothing, so Placed is what the final states give.
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (BasicBlock *BB : RPO) {
+    for (BasicBlock *BB : Blocks) {
       DepthState Out = transfer(*BB, In.lookup(BB));
       for (BasicBlock *Succ : successors(BB)) {
         DepthState &S = In[Succ];

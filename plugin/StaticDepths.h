@@ -19,12 +19,12 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <cstddef>
 #include <utility>
 
 namespace llvm {
 class BasicBlock;
 class CallBase;
-class Function;
 } // namespace llvm
 
 namespace spinelprof {
@@ -34,9 +34,10 @@ struct DepthState;
 
 class StaticDepths {
 public:
-  /// Analyses \p F, whose frame markers are \p Markers. A level stays
-  /// below \p MaxLevel (the sink slots); a push that would reach it loads.
-  StaticDepths(llvm::Function &F, llvm::ArrayRef<llvm::CallBase *> Markers,
+  /// Analyses the function whose reachable blocks are \p Blocks, in
+  /// reverse post-order, holding \p PushCount pushes. A level stays below
+  /// \p MaxLevel (the sink slots); a push that would reach it loads.
+  StaticDepths(llvm::ArrayRef<llvm::BasicBlock *> Blocks, size_t PushCount,
                unsigned MaxLevel);
 
   /// The push \p Push stands on and its level above it (0: in the place of
