@@ -93,8 +93,6 @@ static_assert(sizeof(ShadowStack) ==
                       sizeof(void *));
 static_assert(sizeof(ShadowStack::depth) == sizeof(uint32_t));
 static_assert(sizeof(ShadowStack::reserved) == sizeof(uint32_t));
-// The pass loads the offset as an i64.
-static_assert(sizeof(__spinelprof_stack_offset) == sizeof(uint64_t));
 // The pass addresses the depth as the stack's own address.
 static_assert(StackDepth == 0 && offsetof(ShadowStack, depth) == 0);
 

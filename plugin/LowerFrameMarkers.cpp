@@ -3,9 +3,7 @@
 // In each function with frame markers, once, where it dominates them all
 // (hoisted out of loops):
 //
-//   %own   = threadlocal.address(@__spinelprof_stack)
-//   %off   = load threadlocal.address(@__spinelprof_stack_offset)
-//   %stack = %own + %off
+//   %stack = threadlocal.address(@__spinelprof_stack)
 //
 // and in place of each marker:
 //
@@ -33,14 +31,11 @@
 //
 // Every load and store of the stack carries a TBAA type of its own.
 //
-// One stack address for the whole function: the runtime changes the offset
-// only in its context-switch wrappers, and a call returns with the offset
-// it was called with (a swapcontext that returns restores its context's),
-// so within one activation of a function the offset is the same
-// everywhere. Loading it once gives each frame, inlined or not, the stack
-// that loading it at its own push would, as the pass did before the
-// markers (a function's pops and re-pushes always used the offset loaded
-// at its entry).
+// One stack address for the whole function, the thread's own stack, also
+// in a fiber: the runtime's context-switch wrappers copy a context's
+// frames out when it is suspended and back, at the same depths, when it
+// resumes (docs/design.md, "Fibers"). Where the code generator can, the
+// address folds into %fs-relative addressing.
 //
 // A signal handler reads the stack and nothing in the IR says so. Volatile
 // stores are never deleted (in a leaf with no calls, dead-store elimination
@@ -82,7 +77,6 @@ using namespace spinelprof::abi_layout;
 
 // Mirrored from include/spinelprof/abi.h, the one owner of these values.
 static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
-static const char StackOffsetSymbol[] = SPINELPROF_STACK_OFFSET_SYMBOL;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
 static const uint32_t SinkSlots = SPINELPROF_STACK_SINK_SLOTS;
 
@@ -142,7 +136,6 @@ private:
   /// The access tag of every load and store of the shadow stack.
   MDNode *StackTBAA;
   GlobalVariable *StackGlobal = nullptr;
-  GlobalVariable *OffsetGlobal = nullptr;
 };
 
 MarkerLowering::MarkerLowering(Module &M) : M(M), Ctx(M.getContext()) {
@@ -187,8 +180,7 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
     return false;
   if (!ByFunction.empty()) {
     StackGlobal = getThreadLocal(ShadowStackSymbol, ShadowStackTy);
-    OffsetGlobal = getThreadLocal(StackOffsetSymbol, Int64Ty);
-    if (!StackGlobal || !OffsetGlobal)
+    if (!StackGlobal)
       return false;
   }
   for (auto &[F, Markers] : ByFunction)
@@ -226,7 +218,7 @@ Instruction *MarkerLowering::stackAddressPoint(ArrayRef<CallBase *> Markers,
   for (CallBase *Call : Markers)
     Dom = Dom ? DT.findNearestCommonDominator(Dom, Call->getParent())
               : Call->getParent();
-  // Out of loops: the offset does not change while the function runs.
+  // Out of loops: one address serves the whole function.
   if (Loop *L = LI.getLoopFor(Dom))
     if (BasicBlock *Preheader = L->getOutermostLoop()->getLoopPreheader())
       return Preheader->getTerminator();
@@ -241,16 +233,9 @@ Instruction *MarkerLowering::stackAddressPoint(ArrayRef<CallBase *> Markers,
 
 Value *MarkerLowering::emitStackAddress(Instruction *Before) {
   IRBuilder<> B(Before);
-  // The stack in use (the thread's own, or a running fiber's): one more
-  // load, from the same initial-exec TLS block.
-  Value *Own = B.CreateThreadLocalAddress(StackGlobal);
-  Own->setName("spinelprof.own");
-  LoadInst *Offset =
-      B.CreateAlignedLoad(Int64Ty, B.CreateThreadLocalAddress(OffsetGlobal),
-                          Align(8), "spinelprof.offset");
-  Offset->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
-  // Not inbounds: a fiber's stack lies outside the TLS object.
-  return B.CreateGEP(B.getInt8Ty(), Own, Offset, "spinelprof.stack");
+  Value *Stack = B.CreateThreadLocalAddress(StackGlobal);
+  Stack->setName("spinelprof.stack");
+  return Stack;
 }
 
 void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,

@@ -15,10 +15,9 @@
 namespace spinelprof {
 
 /// Lowers every frame marker in the module and removes their declarations.
-/// In each function with markers, the address of the shadow stack in use
-/// (the thread's own plus __spinelprof_stack_offset) is computed once, where
-/// it dominates every marker (out of loops), and serves every frame pushed
-/// there, inlined ones included. Idempotent (a module without markers is
+/// In each function with markers, the address of the thread's shadow
+/// stack is computed once, where it dominates every marker (out of loops),
+/// and serves every frame pushed there, inlined ones included. Idempotent (a module without markers is
 /// left as it is).
 class LowerFrameMarkersPass
     : public llvm::PassInfoMixin<LowerFrameMarkersPass> {

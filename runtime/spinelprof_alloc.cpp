@@ -121,10 +121,8 @@ static void recordAllocation(uint64_t Size, const FrameDescriptor *Type) {
   double Scale = 1; // Rate 1: every allocation is recorded.
   if (Rate > 1)
     Scale = 1 / oneMinusExpNeg(double(Size) / double(Rate));
-  intptr_t Offset =
-      __atomic_load_n(&__spinelprof_stack_offset, __ATOMIC_RELAXED);
   StackView S;
-  viewStack(&__spinelprof_stack, Offset, S);
+  viewStack(S);
   if (S.Leaf == &TruncatedFrame) {
     S.add(TruncatedMarker, 1);
     Truncated.fetch_add(1, std::memory_order_relaxed);

@@ -16,6 +16,13 @@ extern "C" {
 __attribute__((visibility("default"), tls_model("initial-exec")))
 __thread struct spinelprof_shadow_stack __spinelprof_stack;
 
+/// Always 0, for objects from older plugins, which push at
+/// &__spinelprof_stack + __spinelprof_stack_offset: the thread's stack,
+/// where pushes go now, also in a fiber.
+__attribute__((visibility("default"), tls_model("initial-exec")))
+__thread intptr_t __spinelprof_stack_offset;
+
+
 /// Defined next to the start-up constructor (spinelprof_init.cpp).
 extern const char __spinelprof_init_anchor;
 __attribute__((used)) const char *const __spinelprof_pull_init =

@@ -224,12 +224,9 @@ static void recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
                            uint32_t Count, uint64_t DueNs) {
   nameThread(T);
   // The interrupted code is suspended, so its stack cannot change under
-  // us; the fence pairs with the push's release store of depth (abi.h).
-  intptr_t Offset =
-      __atomic_load_n(&__spinelprof_stack_offset, __ATOMIC_RELAXED);
-  std::atomic_signal_fence(std::memory_order_acquire);
+  // us; viewStack's fence pairs with the push's ordered stores (abi.h).
   StackView S;
-  viewStack(&__spinelprof_stack, Offset, S);
+  viewStack(S);
   if (S.Leaf == &TruncatedFrame) {
     noteTruncated();
   } else if (UseNativeFrames && Pc) {

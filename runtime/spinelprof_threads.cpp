@@ -2,13 +2,14 @@
 //
 // Part of spinelprof. See spinelprof_threads.h.
 //
-// Fibers: each fiber made by makecontext gets a shadow stack of its own
-// (mmap'd, reused once the fiber's body returns). __spinelprof_stack_offset
-// points the thread's pushes at the stack of whatever runs: the trampoline
-// that starts a fiber sets it to the fiber's stack, and a swapcontext that
-// returns (the context is running again) sets it back to the stack that
-// context was using. A fiber's stack remembers the stack that resumed it,
-// which is where a sample shows it.
+// Fibers: instrumented code pushes on the thread's one shadow stack
+// (abi.h); each context keeps its frames there only while it runs. A
+// swapcontext wrapper copies the running context's frames into its record
+// (mmap'd, reused once a fiber's body returns) and, once it returns, copies
+// them back, at the same depths, so that its suspended functions pop where
+// they pushed. A fiber starts with no frames, and its record remembers the
+// context that resumed it: a sample shows that context's saved frames
+// below the fiber's.
 //
 //===----------------------------------------------------------------------===//
 #include "spinelprof_threads.h"
@@ -28,11 +29,6 @@
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
-
-extern "C" {
-__attribute__((visibility("default"), tls_model("initial-exec")))
-__thread intptr_t __spinelprof_stack_offset;
-}
 
 namespace spinelprof {
 
@@ -60,11 +56,14 @@ static pthread_key_t ExitKey;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A fiber's shadow stack. Stack must stay first: the offset points at it.
+/// A context's record: a fiber's (made by makecontext), or the thread's own
+/// once a fiber ran on it. Saved holds its frames while another context
+/// runs on the thread.
 struct FiberStack {
-  spinelprof_shadow_stack Stack;
-  /// The stack that resumed this fiber (its frames show below the fiber's).
-  spinelprof_shadow_stack *volatile Resumer;
+  spinelprof_shadow_stack Saved;
+  /// The context that resumed this fiber (its frames show below the
+  /// fiber's); null for a thread's own.
+  FiberStack *Resumer;
   FiberStart Start;
   FiberStack *NextFree;
 };
@@ -72,47 +71,14 @@ struct FiberStack {
 
 static std::atomic_flag FiberLock = ATOMIC_FLAG_INIT;
 static FiberStack *FreeFibers;
-
-static spinelprof_shadow_stack *stackAt(const spinelprof_shadow_stack *Own,
-                                        intptr_t Offset) {
-  return reinterpret_cast<spinelprof_shadow_stack *>(
-      reinterpret_cast<uintptr_t>(Own) + Offset);
-}
-
-static spinelprof_shadow_stack *currentStack() {
-  return stackAt(&__spinelprof_stack, __spinelprof_stack_offset);
-}
-
-static void useStack(spinelprof_shadow_stack *S) {
-  // A signal handler on this thread reads the offset: one aligned store.
-  std::atomic_signal_fence(std::memory_order_release);
-  __atomic_store_n(&__spinelprof_stack_offset,
-                   intptr_t(reinterpret_cast<uintptr_t>(S) -
-                            reinterpret_cast<uintptr_t>(&__spinelprof_stack)),
-                   __ATOMIC_RELAXED);
-}
-
-/// Bracket a change of the stack in use (the offset, a fiber's resumer, a
-/// freed fiber's depth): SwitchSeq is odd in between, so that copyStack,
-/// reading from another thread, keeps only a copy of one fiber chain.
-/// x86-64 keeps the stores in program order for other CPUs; the fences
-/// keep the compiler from moving them.
-static void beginSwitch() {
-  if (ThreadSlot *T = MySlot) {
-    T->SwitchSeq.store(T->SwitchSeq.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_release);
-  }
-}
-static void endSwitch() {
-  if (ThreadSlot *T = MySlot)
-    T->SwitchSeq.store(T->SwitchSeq.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_release);
-}
-
-static bool isFiberStack(const spinelprof_shadow_stack *S) {
-  return S != &__spinelprof_stack;
-}
+/// The context whose frames the thread's stack holds (null: the thread's
+/// own, before any switch), the thread's own record once it has one, and
+/// the context whose frames are being copied in (readers read them from
+/// its record meanwhile). Written in normal context, read by the thread's
+/// own signal handler.
+static SPINELPROF_TLS FiberStack *Running;
+static SPINELPROF_TLS FiberStack *ThreadOwn;
+static SPINELPROF_TLS FiberStack *Restoring;
 
 static void lockFibers() {
   while (FiberLock.test_and_set(std::memory_order_acquire))
@@ -120,7 +86,7 @@ static void lockFibers() {
 }
 static void unlockFibers() { FiberLock.clear(std::memory_order_release); }
 
-static bool fiberCreated(FiberStart &Start) {
+static FiberStack *takeRecord() {
   lockFibers();
   FiberStack *F = FreeFibers;
   if (F)
@@ -130,12 +96,61 @@ static bool fiberCreated(FiberStart &Start) {
     void *P = mmap(nullptr, sizeof(FiberStack), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (P == MAP_FAILED)
-      return false;
+      return nullptr;
     F = static_cast<FiberStack *>(P);
   }
-  // No handler reads a reused stack: it is in no thread's chain.
-  __atomic_store_n(&F->Stack.depth, 0, __ATOMIC_RELAXED);
+  F->Saved.depth = 0;
   F->Resumer = nullptr;
+  return F;
+}
+
+static void giveBackRecord(FiberStack *F) {
+  lockFibers();
+  F->NextFree = FreeFibers;
+  FreeFibers = F;
+  unlockFibers();
+}
+
+static uint32_t framesHeld(uint32_t Depth) {
+  return Depth < SPINELPROF_STACK_CAPACITY ? Depth : SPINELPROF_STACK_CAPACITY;
+}
+
+/// Copies the thread's stack into C's record (C is suspending).
+static void saveFrames(FiberStack &C) {
+  uint32_t D = __spinelprof_stack.depth;
+  memcpy(C.Saved.frames, __spinelprof_stack.frames,
+         framesHeld(D) * sizeof(C.Saved.frames[0]));
+  C.Saved.depth = D;
+}
+
+/// Makes C the running context: links it to the context that resumes it
+/// (unless that one is above it, a yield) and copies its frames into the
+/// thread's stack, where its code pushes and pops them at the same depths
+/// as before it was suspended. A signal meanwhile reads C's record.
+static void becomeRunning(FiberStack &C) {
+  FiberStack *Previous = Running;
+  if (&C != ThreadOwn && Previous) {
+    bool Below = false;
+    for (FiberStack *S = Previous; S && !Below; S = S->Resumer)
+      Below = S == &C;
+    if (!Below)
+      C.Resumer = Previous;
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  __atomic_store_n(&Restoring, &C, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  __atomic_store_n(&Running, &C, __ATOMIC_RELAXED);
+  memcpy(__spinelprof_stack.frames, C.Saved.frames,
+         framesHeld(C.Saved.depth) * sizeof(C.Saved.frames[0]));
+  __atomic_store_n(&__spinelprof_stack.depth, C.Saved.depth, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  __atomic_store_n(&Restoring, nullptr, __ATOMIC_RELAXED);
+}
+
+static bool fiberCreated(FiberStart &Start) {
+  FiberStack *F = takeRecord();
+  if (!F)
+    return false;
   F->Start = Start;
   F->Start.Fiber = &F->Start;
   Start.Fiber = &F->Start;
@@ -147,55 +162,47 @@ static FiberStack *fiberOf(FiberStart &Start) {
                                         offsetof(FiberStack, Start));
 }
 
-/// Whether S is Target or resumed (transitively) by Target.
-static bool resumedBy(const spinelprof_shadow_stack *S,
-                      const spinelprof_shadow_stack *Target) {
-  for (int Level = 0; S && Level < 64; ++Level) {
-    if (S == Target)
-      return true;
-    if (!isFiberStack(S))
-      return false;
-    S = reinterpret_cast<const FiberStack *>(S)->Resumer;
-  }
-  return false;
-}
-
-/// Makes S the stack in use; the stack in use until now resumed it unless
-/// the switch returns to a stack below (a yield).
-static void switchTo(spinelprof_shadow_stack *S) {
-  spinelprof_shadow_stack *Previous = currentStack();
-  if (S == Previous)
-    return;
-  beginSwitch();
-  if (isFiberStack(S) && !resumedBy(Previous, S))
-    reinterpret_cast<FiberStack *>(S)->Resumer = Previous;
-  useStack(S);
-  endSwitch();
-}
-
-static void fiberEntered(FiberStart &Start) {
-  switchTo(&fiberOf(Start)->Stack);
-}
+static void fiberEntered(FiberStart &Start) { becomeRunning(*fiberOf(Start)); }
 
 static void fiberReturned(FiberStart &Start) {
   FiberStack *F = fiberOf(Start);
-  // The body returned: uc_link's context runs next, usually the resumer.
-  // If it was left by a swapcontext, that wrapper restores its stack.
-  spinelprof_shadow_stack *Back = F->Resumer;
-  beginSwitch();
-  useStack(Back ? Back : &__spinelprof_stack);
-  __atomic_store_n(&F->Stack.depth, 0, __ATOMIC_RELAXED);
-  endSwitch();
-  lockFibers();
-  F->NextFree = FreeFibers;
-  FreeFibers = F;
-  unlockFibers();
+  // The body returned: uc_link's context runs next, usually the resumer,
+  // whose swapcontext wrapper then finds its frames in place.
+  if (FiberStack *Back = F->Resumer ? F->Resumer : ThreadOwn)
+    becomeRunning(*Back);
+  else
+    __atomic_store_n(&Running, nullptr, __ATOMIC_RELAXED);
+  giveBackRecord(F);
 }
 
-static void *beforeSwitch() { return currentStack(); }
+/// Before swapcontext: the running context's record, with its frames.
+static void *beforeSwitch() {
+  FiberStack *C = Running;
+  if (!C) {
+    if (!ThreadOwn)
+      ThreadOwn = takeRecord();
+    C = ThreadOwn;
+    if (!C)
+      return nullptr; // Its frames are not kept: the thread's stack is.
+    __atomic_store_n(&Running, C, __ATOMIC_RELAXED);
+  }
+  saveFrames(*C);
+  return C;
+}
 
+/// When swapcontext returns: the context that called it runs again.
 static void afterSwitch(void *Saved) {
-  switchTo(static_cast<spinelprof_shadow_stack *>(Saved));
+  auto *C = static_cast<FiberStack *>(Saved);
+  if (C && C != Running)
+    becomeRunning(*C);
+}
+
+static void threadOwnRecordFree() {
+  if (FiberStack *Own = ThreadOwn) {
+    __atomic_store_n(&Running, nullptr, __ATOMIC_RELAXED);
+    ThreadOwn = nullptr;
+    giveBackRecord(Own);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,7 +215,7 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   Scope.StartCpuNs = callCpuNeeded() ? threadCpuNs() : 0;
   Scope.StartNs = monotonicNs();
   Scope.SavedMask = blockProfilingSignal();
-  spinelprof_shadow_stack *S = currentStack();
+  spinelprof_shadow_stack *S = &__spinelprof_stack;
   uint32_t D = S->depth;
   // A push as abi.h says: slot, then depth.
   __atomic_store_n(
@@ -276,9 +283,6 @@ void registerCurrentThread() {
     if (!S.State.compare_exchange_strong(Expected, ThreadSlot::Claimed))
       continue;
     S.Tid = static_cast<uint32_t>(gettid());
-    S.OwnStack = &__spinelprof_stack;
-    S.OffsetVar = &__spinelprof_stack_offset;
-    S.SwitchSeq.store(0);
     S.Named.store(0);
     S.Record = 0; // None until the first sample names the thread.
     startClocks(S);
@@ -301,6 +305,7 @@ void unregisterCurrentThread() {
   if (!S)
     return;
   crashThreadFinished();
+  threadOwnRecordFree();
   (void)pthread_setspecific(ExitKey, nullptr);
   MySlot = nullptr; // A signal still on its way finds no slot: a no-op.
   stopThreadTimer(*S);
@@ -336,18 +341,19 @@ void resetThreadsAfterFork() {
 // Reading a stack
 //===----------------------------------------------------------------------===//
 
-void viewStack(const spinelprof_shadow_stack *Own, intptr_t Offset,
-               StackView &S) {
-  // The chain from the stack in use down to the thread's own, top first.
+void viewStack(StackView &S) {
+  // The running context's frames: in the thread's stack, or in its record
+  // while they are copied in. Below them the contexts that resumed it.
+  const FiberStack *Copying = __atomic_load_n(&Restoring, __ATOMIC_RELAXED);
+  const FiberStack *Top =
+      Copying ? Copying : __atomic_load_n(&Running, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_acquire);
   const spinelprof_shadow_stack *Chain[(StackView::MaxSegments + 1) / 2];
   uint32_t Levels = 0;
-  const spinelprof_shadow_stack *Cur = stackAt(Own, Offset);
-  while (Cur && Levels < sizeof(Chain) / sizeof(Chain[0])) {
-    Chain[Levels++] = Cur;
-    if (Cur == Own)
-      break;
-    Cur = reinterpret_cast<const FiberStack *>(Cur)->Resumer;
-  }
+  Chain[Levels++] = Copying ? &Copying->Saved : &__spinelprof_stack;
+  for (const FiberStack *C = Top ? Top->Resumer : nullptr;
+       C && Levels < sizeof(Chain) / sizeof(Chain[0]); C = C->Resumer)
+    Chain[Levels++] = &C->Saved;
   bool Truncated = false;
   for (uint32_t L = Levels; L-- > 0;) {
     uint32_t Depth = __atomic_load_n(&Chain[L]->depth, __ATOMIC_ACQUIRE);

@@ -25,14 +25,9 @@ namespace spinelprof {
 struct ThreadSlot {
   enum : uint32_t { Free = 0, Claimed = 1, Active = 2, Leaving = 3 };
   std::atomic<uint32_t> State;
-  /// Odd while the thread changes which shadow stack it uses (a fiber
-  /// switch: the offset, a fiber's resumer); bumped before and after.
-  std::atomic<uint32_t> SwitchSeq;
   std::atomic<uint32_t> Named;
   uint32_t Tid;
   clockid_t CpuClock; // The thread's CPU clock, readable by any thread.
-  spinelprof_shadow_stack *OwnStack;
-  intptr_t *OffsetVar;
   /// The thread's sampling timer (spinelprof_signal.h).
   timer_t Timer;
   std::atomic<bool> HasTimer;
@@ -80,13 +75,12 @@ ThreadSlot *currentThreadSlot();
 uint32_t threadSlotLimit();
 ThreadSlot &threadSlot(uint32_t I);
 
-/// Fills S with the frames of the shadow stack at Own + Offset and of the
-/// stacks that resumed it (a fiber's), with "[fiber]" markers between, and
-/// the synthetic leaf for a truncated or empty stack. Reads memory in
-/// place: only for the stack's own thread (its signal handler, or its
-/// blocking-call wrapper). Async-signal-safe.
-void viewStack(const spinelprof_shadow_stack *Own, intptr_t Offset,
-               StackView &S);
+/// Fills S with the frames of the calling thread's running context and of
+/// the contexts that resumed it (a fiber's), with "[fiber]" markers
+/// between, and the synthetic leaf for a truncated or empty stack. Reads
+/// memory in place: only on the stack's own thread (its signal handler, or
+/// its allocation sample). Async-signal-safe.
+void viewStack(StackView &S);
 
 /// Gives T's thread id its name in the sample table, once, read with
 /// prctl; the process's first thread is "main". Called at the thread's

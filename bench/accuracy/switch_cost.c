@@ -1,10 +1,11 @@
-/* What fibers cost: the extra load a push makes (the stack in use is
- * &__spinelprof_stack + __spinelprof_stack_offset), and the runtime's work
- * around each swapcontext (switching shadow stacks).
+/* What fibers cost: a push and pop per call, and the runtime's work
+ * around each swapcontext (copying the suspended context's frames out of
+ * the thread's shadow stack and the resumed one's back in, O(depth)).
  *
  * usage: switch_cost [ITERATIONS]   (run it with the runtime linked; the
  * switch figures compare SPINEL_PROFILE=0, where the wrappers only forward,
- * with profiling on). Prints ns per call and ns per switch. */
+ * with profiling on). Prints ns per call and ns per switch at three depths
+ * of the resuming context. */
 #define _GNU_SOURCE
 #include "spinelprof/abi.h"
 
@@ -33,8 +34,8 @@ static inline void store_frame(struct spinelprof_shadow_stack *s, uint32_t d) {
 
 __attribute__((noinline)) static void plain(void) { sink = 1; }
 
-/* The push and pop before fibers: the thread's own stack. */
-__attribute__((noinline)) static void push_own(void) {
+/* A push and pop as the plugin emits them (abi.h). */
+__attribute__((noinline)) static void push_pop(void) {
   struct spinelprof_shadow_stack *s = &__spinelprof_stack;
   uint32_t d = s->depth;
   store_frame(s, d);
@@ -42,44 +43,47 @@ __attribute__((noinline)) static void push_own(void) {
   __atomic_store_n(&s->depth, d, __ATOMIC_RELEASE);
 }
 
-/* As the plugin emits it now: own stack + offset. */
-__attribute__((noinline)) static void push_offset(void) {
-  struct spinelprof_shadow_stack *s =
-      (struct spinelprof_shadow_stack *)((char *)&__spinelprof_stack +
-                                         __spinelprof_stack_offset);
-  uint32_t d = s->depth;
-  store_frame(s, d);
-  sink = 1;
-  __atomic_store_n(&s->depth, d, __ATOMIC_RELEASE);
-}
-
 static ucontext_t main_ctx, fiber_ctx;
-static long rounds;
-/* Best of 7 passes of N/7 calls, and of 7 passes of N/500 round trips. */
 
 static void fiber_body(void) {
   for (;;)
     swapcontext(&fiber_ctx, &main_ctx);
 }
 
+/* Best of 7 passes of Rounds round trips, with Depth frames pushed. */
+static double switch_ns(long rounds, uint32_t depth) {
+  struct spinelprof_shadow_stack *s = &__spinelprof_stack;
+  uint32_t base = s->depth;
+  for (uint32_t d = base; d < base + depth; ++d)
+    store_frame(s, d);
+  double best = 1e9;
+  for (int rep = 0; rep < 7; ++rep) {
+    uint64_t t0 = now_ns();
+    for (long i = 0; i < rounds; ++i)
+      swapcontext(&main_ctx, &fiber_ctx);
+    double x = (double)(now_ns() - t0) / (double)(2 * rounds);
+    best = x < best ? x : best;
+  }
+  __atomic_store_n(&s->depth, base, __ATOMIC_RELEASE);
+  return best;
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 100000000L;
-  void (*fns[3])(void) = {plain, push_own, push_offset};
-  const char *names[3] = {"call, no push", "call + push/pop (own stack)",
-                          "call + push/pop (own stack + offset)"};
+  void (*fns[2])(void) = {plain, push_pop};
+  const char *names[2] = {"call, no push", "call + push/pop"};
   /* The best of 7 passes of each: the machine may be busy. */
-  double ns[3] = {1e9, 1e9, 1e9};
+  double ns[2] = {1e9, 1e9};
   for (int rep = 0; rep < 7; ++rep)
-    for (int f = 0; f < 3; ++f) {
+    for (int f = 0; f < 2; ++f) {
       uint64_t t0 = now_ns();
       for (long i = 0; i < n / 7; ++i)
         fns[f]();
       double x = (double)(now_ns() - t0) / (double)(n / 7);
       ns[f] = x < ns[f] ? x : ns[f];
     }
-  for (int f = 0; f < 3; ++f)
+  for (int f = 0; f < 2; ++f)
     printf("%-40s %6.2f ns\n", names[f], ns[f]);
-  printf("%-40s %+6.2f ns\n", "offset load, per call", ns[2] - ns[1]);
 
   getcontext(&fiber_ctx);
   fiber_ctx.uc_stack.ss_sp = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
@@ -87,15 +91,12 @@ int main(int argc, char **argv) {
   fiber_ctx.uc_stack.ss_size = 65536;
   fiber_ctx.uc_link = &main_ctx;
   makecontext(&fiber_ctx, fiber_body, 0);
-  rounds = n / 500;
-  double per_switch = 1e9;
-  for (int rep = 0; rep < 7; ++rep) {
-    uint64_t t0 = now_ns();
-    for (long i = 0; i < rounds; ++i)
-      swapcontext(&main_ctx, &fiber_ctx);
-    double x = (double)(now_ns() - t0) / (double)(2 * rounds);
-    per_switch = x < per_switch ? x : per_switch;
+  const uint32_t depths[3] = {0, 64, 1024};
+  for (int k = 0; k < 3; ++k) {
+    char label[64];
+    snprintf(label, sizeof label, "swapcontext, per switch, depth %u",
+             depths[k]);
+    printf("%-40s %6.1f ns\n", label, switch_ns(n / 500, depths[k]));
   }
-  printf("%-40s %6.1f ns\n", "swapcontext, per switch", per_switch);
   return 0;
 }

@@ -487,9 +487,11 @@ class Bench:
         tls = os.path.join(HERE, 'micro', 'model_tls.c')
         n = '20000000' if self.args.quick else '200000000'
         exes = {}
+        # --all-frames: by default the method, a small leaf, is named by
+        # its program counter and gets no push.
         builds = {
             'plain': [self.clang] + CFLAGS + [src],
-            'spinelprof': [self.tool, 'cc'] + CFLAGS + [src],
+            'spinelprof (pushed)': [self.tool, 'cc', '--all-frames'] + CFLAGS + [src],
             'finstr (out-of-line call)': [self.clang] + CFLAGS + ['-finstrument-functions', src, self.hooks_obj()],
             'model: store, IE TLS': [self.clang] + CFLAGS + ['-DMODEL=1', src],
             'model: decrement, IE TLS': [self.clang] + CFLAGS + ['-DMODEL=2', src],
@@ -499,6 +501,7 @@ class Bench:
             'model: depth+generation in one word, 32-bit pop': [self.clang] + CFLAGS + ['-DMODEL=6', src],
             'model: depth+generation in one word, 64-bit pop': [self.clang] + CFLAGS + ['-DMODEL=7', src],
         }
+        os.makedirs(self.path('bin'), exist_ok=True)
         for name, cmd in builds.items():
             exe = self.path('bin', 'callbench.%d' % len(exes))
             run_cmd(cmd + [tls, '-o', exe], dict(self.base_env))

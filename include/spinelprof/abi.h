@@ -34,14 +34,6 @@
 /* The thread-local shadow stack symbol (initial-exec TLS). */
 #define SPINELPROF_STACK_SYMBOL "__spinelprof_stack"
 
-/* The thread-local byte offset (intptr_t, initial-exec TLS) from the
- * thread's own __spinelprof_stack to the shadow stack now in use: 0 (its
- * zero initialiser) on a thread's own C stack, the distance to a fiber's
- * shadow stack while a fiber runs. Instrumented code loads it once at entry
- * and pushes and pops at __spinelprof_stack + offset; only the runtime's
- * context-switch wrappers store it. */
-#define SPINELPROF_STACK_OFFSET_SYMBOL "__spinelprof_stack_offset"
-
 /* The thread-local allocation countdown (int64_t, initial-exec TLS, zero
  * initialised): bytes left before the thread's next allocation sample.
  * Instrumented code does, before each call to an allocator it marks:
@@ -100,8 +92,9 @@ struct spinelprof_frame_descriptor {
 
 /* The per-thread shadow stack.
  *
- * Push (at function entry), as the plugin emits it, on the stack at
- * &__spinelprof_stack + __spinelprof_stack_offset (loaded once at entry):
+ * Push (at function entry), as the plugin emits it, on the thread's
+ * __spinelprof_stack (in a fiber too: the runtime's context-switch
+ * wrappers copy a suspended context's frames out and back in):
  *   d = depth;                                  plain load
  *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
  *   depth = d + 1;                              volatile store
@@ -140,9 +133,6 @@ extern "C" {
 #endif
 /* Defined by the runtime; every instrumented function references it. */
 extern __thread struct spinelprof_shadow_stack __spinelprof_stack
-    __attribute__((tls_model("initial-exec")));
-/* See SPINELPROF_STACK_OFFSET_SYMBOL. */
-extern __thread intptr_t __spinelprof_stack_offset
     __attribute__((tls_model("initial-exec")));
 /* See SPINELPROF_ALLOC_COUNTDOWN_SYMBOL and SPINELPROF_ALLOC_SAMPLE_SYMBOL. */
 extern __thread int64_t __spinelprof_alloc_countdown

@@ -22,8 +22,7 @@ declare void @work()
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    br i1 %c, label %then, label %done
 ; CHECK:       then:
-; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK:         [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK:         %d = load i32, ptr [[STACK]], align 4
 ; CHECK:         store volatile ptr @desc, ptr
 ; CHECK:         store volatile i32 %d, ptr [[STACK]], align 4
@@ -43,8 +42,7 @@ done:
 ; CHECK-LABEL: define void @in_loop(i64 %n)
 ; CHECK-SAME:    #[[WIDE]] {
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK:         [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK:         br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     threadlocal.address
@@ -69,8 +67,7 @@ done:
 
 ; CHECK-LABEL: define void @merged(i1 %c) {
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK:         [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK:         br i1 %c, label %a, label %b
 ; CHECK:       a:
 ; CHECK-NEXT:    %da = load i32, ptr [[STACK]], align 4

@@ -67,8 +67,7 @@ done:
 ; O2-NEXT:    tail call void @__spinelprof_marker_pop(i32 [[D]])
 ; O2-NEXT:    ret i64
 ; LOWERED-LABEL: define i64 @sp_sum(
-; LOWERED:         [[OWN:%.*]] = {{.*}}call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; LOWERED:         [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64
+; LOWERED:         [[STACK:%.*]] = {{.*}}call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; LOWERED:         [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; LOWERED:         [[SLOT:%.*]] = getelementptr inbounds {{.*}}, ptr [[STACK]], i64 0, i32 2, i64
 ; LOWERED:         [[DX:%.*]] = add i32 [[D]], 1

@@ -1,24 +1,23 @@
 ; Push at entry (after the static allocas): the slot, then the depth, in
 ; that order (volatile), and nothing else stored; and before every ret and
 ; resume a restore of the depth loaded at entry (not a decrement), on the
-; stack in use: the thread's own plus the offset a running fiber sets.
+; thread's own stack (a fiber's frames are copied in and out by the
+; runtime, so there is no other).
 ; (`spinelprof` instruments and lowers the frame markers at once; see
 ; markers.ll for the IR in between.)
 ; (-spinelprof-leaf-max-size=0: these tiny leaves would be PC-named by default, see
 ; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s
 
-; CHECK: @__spinelprof_stack_offset = external thread_local(initialexec) global i64, align 8
+; CHECK: @__spinelprof_stack = external thread_local(initialexec) global { i32, i32, [4112 x ptr] }, align 8
+; CHECK-NOT: __spinelprof_stack_offset
 
 define i32 @two_rets(i32 %x) {
 ; CHECK-LABEL: define i32 @two_rets(i32 %x)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %a = alloca i32, align 4
-; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK-NEXT:    [[OFFADDR:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack_offset)
-; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8, !tbaa [[TBAA:![0-9]+]]
-; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
-; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4, !tbaa [[TBAA]]
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4, !tbaa [[TBAA:![0-9]+]]
 ; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
 ; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
 ; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
@@ -50,10 +49,7 @@ neg:
 ; volatile, so no later pass may fold them away either).
 define void @leaf() {
 ; CHECK-LABEL: define void @leaf()
-; CHECK-NEXT:    [[OWN:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK-NEXT:    [[OFFADDR:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack_offset)
-; CHECK-NEXT:    [[OFF:%.*]] = load i64, ptr [[OFFADDR]], align 8
-; CHECK-NEXT:    [[STACK:%.*]] = getelementptr i8, ptr [[OWN]], i64 [[OFF]]
+; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
 ; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}

@@ -16,7 +16,6 @@
 #include <string.h>
 
 __thread struct spinelprof_shadow_stack __spinelprof_stack;
-__thread intptr_t __spinelprof_stack_offset;
 __thread int64_t __spinelprof_alloc_countdown;
 
 static int alloc_samples;
