@@ -117,7 +117,7 @@ private:
                               const LoweredPush &Root, unsigned Level);
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
-  /// The address of the stack in use, computed once in a function.
+  /// The address of the thread's stack, computed once in a function.
   Value *emitStackAddress(Instruction *Before);
   /// A push of \p Desc at depth \p Depth: the slot and next depth are
   /// \p Known's (a re-push's push) or computed here.

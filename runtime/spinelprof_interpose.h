@@ -28,14 +28,13 @@ using FrameDescriptor = spinelprof_frame_descriptor;
 /// What a wrapper around a blocking call keeps between enter and leave.
 struct BlockingScope {
   uint32_t SavedDepth;
-  void *Stack;   // The shadow stack the frame was pushed on.
   void *Thread;  // The thread's registry slot, or null.
   uint64_t SavedMask;   // The signal mask before the call.
   uint64_t StartNs;    // When the call started (CLOCK_MONOTONIC),
   uint64_t StartCpuNs; // and the thread's CPU clock then (cpu mode).
 };
 
-/// A fiber made by makecontext: its shadow stack and the body to run.
+/// A fiber made by makecontext: the body to run, and its record.
 struct FiberStart {
   void (*Body)();
   int Argc;
@@ -57,8 +56,8 @@ struct InterposeHooks {
   /// In the new fiber, before and after its body.
   void (*fiberEntered)(FiberStart &);
   void (*fiberReturned)(FiberStart &);
-  /// Around swapcontext: the stack in use before, and its restoration once
-  /// the context runs again.
+  /// Around swapcontext: the running context's record, its frames saved
+  /// in it, and their restoration once the context runs again.
   void *(*beforeSwitch)();
   void (*afterSwitch)(void *Saved);
   /// The program installs a handler for the profiling signal: sampling

@@ -224,7 +224,6 @@ static void enterBlocking(BlockingScope &Scope, const FrameDescriptor *Frame) {
   std::atomic_signal_fence(std::memory_order_release);
   __atomic_store_n(&S->depth, D + 1, __ATOMIC_RELEASE);
   Scope.SavedDepth = D;
-  Scope.Stack = S;
   Scope.Thread = MySlot;
 }
 
@@ -232,8 +231,8 @@ static void leaveBlocking(BlockingScope &Scope) {
   // Still blocked: the handler cannot run while the call is accounted.
   if (auto *T = static_cast<ThreadSlot *>(Scope.Thread))
     blockingCallReturns(*T, Scope.StartNs, Scope.StartCpuNs);
-  auto *S = static_cast<spinelprof_shadow_stack *>(Scope.Stack);
-  __atomic_store_n(&S->depth, Scope.SavedDepth, __ATOMIC_RELEASE);
+  __atomic_store_n(&__spinelprof_stack.depth, Scope.SavedDepth,
+                   __ATOMIC_RELEASE);
   restoreSignalMask(Scope.SavedMask);
 }
 

@@ -1,4 +1,4 @@
-; spinelprof-lower-markers on its own: the address of the stack in use is
+; spinelprof-lower-markers on its own: the address of the thread's stack is
 ; computed once per function, where it dominates every marker (not at the
 ; entry of a function that pushes only on a branch) and out of loops; a pop
 ; takes whatever depth it is given (a phi of two pushes' depths, as the
