@@ -5,7 +5,8 @@
  * "Fibers"). SPINEL_UCONTEXT_FIBERS(YIELD) defines the struct sp_Fiber,
  * sp_fiber_current, sp_fiber_trampoline, sp_Fiber_new(f, body),
  * sp_Fiber_resume(f) and YIELD() (sp_Fiber_yield, or sp_Fiber_cls_yield:
- * named Fiber.yield), for Runtime/fibers.c and Stress/fibers.c. A body
+ * named Fiber.yield), for Runtime/fibers.c, fibers-nested.c and
+ * Stress/fibers.c. A body
  * that returns sets f->done and goes back to its last resumer.
  *
  * A macro that the test expands in its own file: the plugin names a
@@ -55,6 +56,18 @@
   __attribute__((noinline)) static void YIELD(void) {                          \
     sp_Fiber *f = sp_fiber_current;                                            \
     swapcontext(&f->ctx, &f->caller);                                          \
+  }
+
+/* SPINEL_UCONTEXT_RESUME_DEEP(SINK) defines sp_resume_deep(f, n): resumes
+ * f from n frames deeper, each a frame of its own (adding n to the
+ * volatile SINK after the call keeps it from being a tail call). */
+#define SPINEL_UCONTEXT_RESUME_DEEP(SINK)                                      \
+  __attribute__((noinline)) static void sp_resume_deep(sp_Fiber *f, int n) {   \
+    if (n == 0)                                                                \
+      sp_Fiber_resume(f);                                                      \
+    else                                                                       \
+      sp_resume_deep(f, n - 1);                                                \
+    SINK += n;                                                                 \
   }
 
 #endif /* SPINELPROF_TEST_UCONTEXT_FIBERS_H */

@@ -70,13 +70,7 @@ __attribute__((noinline)) static void sp_inner_work(void) {
   ++inners;
 }
 
-__attribute__((noinline)) static void sp_resume_deep(sp_Fiber *f, int n) {
-  if (n == 0)
-    sp_Fiber_resume(f);
-  else
-    sp_resume_deep(f, n - 1);
-  sink += n;
-}
+SPINEL_UCONTEXT_RESUME_DEEP(sink)
 
 /// Resumes F directly or from N levels deeper, in turn, and checks that
 /// the depth comes back.

@@ -72,13 +72,7 @@ static void _fiber_body_2(void) {
   }
 }
 
-__attribute__((noinline)) static void sp_resume_deep(sp_Fiber *f, int n) {
-  if (n == 0)
-    sp_Fiber_resume(f);
-  else
-    sp_resume_deep(f, n - 1);
-  sink += n;
-}
+SPINEL_UCONTEXT_RESUME_DEEP(sink)
 
 int main(void) {
   static sp_Fiber a, b;
