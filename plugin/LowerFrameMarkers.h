@@ -17,8 +17,8 @@ namespace spinelprof {
 /// Lowers every frame marker in the module and removes their declarations.
 /// In each function with markers, the address of the thread's shadow
 /// stack is computed once, where it dominates every marker (out of loops),
-/// and serves every frame pushed there, inlined ones included. Idempotent (a module without markers is
-/// left as it is).
+/// and serves every frame pushed there, inlined ones included. Idempotent
+/// (a module without markers is left as it is).
 class LowerFrameMarkersPass
     : public llvm::PassInfoMixin<LowerFrameMarkersPass> {
 public:

@@ -22,7 +22,6 @@ __thread struct spinelprof_shadow_stack __spinelprof_stack;
 __attribute__((visibility("default"), tls_model("initial-exec")))
 __thread intptr_t __spinelprof_stack_offset;
 
-
 /// Defined next to the start-up constructor (spinelprof_init.cpp).
 extern const char __spinelprof_init_anchor;
 __attribute__((used)) const char *const __spinelprof_pull_init =

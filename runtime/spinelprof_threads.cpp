@@ -123,19 +123,23 @@ static void saveFrames(FiberStack &C) {
   C.Saved.depth = D;
 }
 
+/// Whether S is Target or resumed (transitively) by Target. Bounded: a
+/// record given back and reused can leave a stale link.
+static bool resumedBy(const FiberStack *S, const FiberStack *Target) {
+  for (int Level = 0; S && Level < 64; ++Level, S = S->Resumer)
+    if (S == Target)
+      return true;
+  return false;
+}
+
 /// Makes C the running context: links it to the context that resumes it
 /// (unless that one is above it, a yield) and copies its frames into the
 /// thread's stack, where its code pushes and pops them at the same depths
 /// as before it was suspended. A signal meanwhile reads C's record.
 static void becomeRunning(FiberStack &C) {
   FiberStack *Previous = Running;
-  if (&C != ThreadOwn && Previous) {
-    bool Below = false;
-    for (FiberStack *S = Previous; S && !Below; S = S->Resumer)
-      Below = S == &C;
-    if (!Below)
-      C.Resumer = Previous;
-  }
+  if (&C != ThreadOwn && Previous && !resumedBy(Previous, &C))
+    C.Resumer = Previous;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   __atomic_store_n(&Restoring, &C, __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_seq_cst);

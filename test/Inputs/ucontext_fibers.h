@@ -6,8 +6,8 @@
  * sp_fiber_current, sp_fiber_trampoline, sp_Fiber_new(f, body),
  * sp_Fiber_resume(f) and YIELD() (sp_Fiber_yield, or sp_Fiber_cls_yield:
  * named Fiber.yield), for Runtime/fibers.c, fibers-nested.c and
- * Stress/fibers.c. A body
- * that returns sets f->done and goes back to its last resumer.
+ * Stress/fibers.c. A body that returns sets f->done and goes back to its
+ * last resumer.
  *
  * A macro that the test expands in its own file: the plugin names a
  * function by where it is defined, and the tests' rules name these as the
