@@ -83,7 +83,9 @@ SmallVector<unsigned, 2> sizeArguments(Allocator A) {
 /// integers (a runtime whose sp_str_alloc takes a C string is not an
 /// allocator by this rule; the allocator it calls is).
 Allocator allocatorKind(const Function &F) {
-  Allocator A = allocatorByName(F.getName());
+  // A copy keeps its allocator's name before the dot (the lowering's
+  // counting copy, sp_gc_alloc.spinelprof_site).
+  Allocator A = allocatorByName(F.getName().split('.').first);
   for (unsigned Arg : sizeArguments(A))
     if (Arg >= F.arg_size() || !F.getArg(Arg)->getType()->isIntegerTy())
       return Allocator::None;
@@ -252,6 +254,18 @@ bool spinelprof::isAllocSiteMarker(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && Callee->getName() == AllocMarkerName &&
          Callee->getFunctionType() == allocSiteMarkerType(Call.getContext());
+}
+
+bool spinelprof::isMarkedAllocatorCall(const CallBase &Call) {
+  return Call.getMetadata(MarkedKind) != nullptr;
+}
+
+std::optional<unsigned>
+spinelprof::allocatorSizeArgument(const Function &F) {
+  SmallVector<unsigned, 2> Args = sizeArguments(allocatorKind(F));
+  if (Args.size() != 1)
+    return std::nullopt;
+  return Args.front();
 }
 
 std::string spinelprof::constructorClass(StringRef CName) {

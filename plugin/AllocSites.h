@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -62,6 +63,13 @@ llvm::StringRef allocSiteMarkerName();
 
 /// True when \p Call calls the allocation-site marker.
 bool isAllocSiteMarker(const llvm::CallBase &Call);
+
+/// True when \p Call is an allocator call the marking pass marked.
+bool isMarkedAllocatorCall(const llvm::CallBase &Call);
+
+/// The one argument of \p F that is its allocation's size, when \p F is
+/// one of the marked allocators and has one (calloc has two).
+std::optional<unsigned> allocatorSizeArgument(const llvm::Function &F);
 
 /// The Ruby class a Spinel constructor allocates (`sp_Geo_Vec_new` ->
 /// `Geo::Vec`), or "" when \p CName is not a constructor.

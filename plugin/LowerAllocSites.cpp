@@ -1,21 +1,35 @@
 //===- LowerAllocSites.cpp - Allocation-site markers to the countdown -----===//
 //
-// In place of each `call @__spinelprof_marker_alloc(%size, @type)`, with
-// the marker's source location (the allocator call's):
+// The countdown include/spinelprof/abi.h specifies, for each
+// `call @__spinelprof_marker_alloc(%size, @type)`:
 //
 //   %c    = load threadlocal.address(@__spinelprof_alloc_countdown)
 //   %left = sub %c, %size
 //   store %left, threadlocal.address(@__spinelprof_alloc_countdown)
-//   br (%left < 0), sample, call          ; weighted unlikely
+//   br (%left < 0), sample, rest          ; weighted unlikely
 // sample:
 //   call @__spinelprof_alloc_sample(%size, @type)     ; cold
 //
+// Where it goes:
+//
+// - When the marked call after the marker calls an allocator defined in
+//   this module (Spinel's sp_gc_alloc, sp_gc_alloc_nogc, a sp_str_alloc
+//   the inliner left alone), the call goes to a copy of the allocator,
+//   `ALLOCATOR.spinelprof_site`, that takes the type descriptor as one
+//   more argument and counts down at its entry, before its own frame's
+//   push. The caller passes one more argument; the countdown's code is
+//   compiled once per allocator, not once per inlined constructor (the
+//   code generator's work on those blocks was half the plugin's compile
+//   time). The stack and the size the runtime sees are the same: the
+//   caller's frames, the allocator's size argument.
+// - Everywhere else (libc's allocators, an allocator inlined into the
+//   caller or only declared here): in place of the marker, with its
+//   source location (the allocator call's).
+//
 // Four instructions and a rarely taken branch on the hot path; the runtime
-// keeps the countdown at INT64_MAX while allocation profiling is off. It
-// is the code the marking pass emitted itself before the markers: lowered
-// last, it no longer rides through the inliner, the simplification
-// pipeline and the rest of the optimizer in every inlined copy of a
-// constructor.
+// keeps the countdown at INT64_MAX while allocation profiling is off.
+// Lowered last, none of it rides through the inliner and the rest of the
+// optimizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,11 +40,15 @@
 
 #include "spinelprof/abi.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 using namespace spinelprof;
@@ -52,6 +70,17 @@ public:
 
 private:
   void lower(CallBase &Marker);
+  /// The marked call to a defined allocator right after \p Marker whose
+  /// size argument (set in \p SizeArg) is the marker's size, or null.
+  CallInst *markedDefinedCall(CallBase &Marker, unsigned &SizeArg);
+  /// \p Call redirected to the counting copy of its allocator.
+  void redirect(CallBase &Marker, CallInst &Call, unsigned SizeArg);
+  /// The copy of \p Allocator that counts its argument \p SizeArg down at
+  /// its entry, for the type descriptor it takes as a last argument.
+  Function *countingCopy(Function &Allocator, unsigned SizeArg);
+  /// The countdown before \p Before; the cold call's location is \p DL.
+  void emitCountdown(Instruction *Before, Value *Size, Value *Type,
+                     const DebugLoc &DL);
   GlobalVariable *countdown();
   FunctionCallee sampleFunction();
 
@@ -60,6 +89,7 @@ private:
   Type *Int64Ty;
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
+  DenseMap<Function *, Function *> Copies;
 };
 
 bool AllocSiteLowering::run() {
@@ -77,6 +107,11 @@ bool AllocSiteLowering::run() {
     lower(*Call);
   if (Marker->use_empty())
     Marker->eraseFromParent();
+  // An allocator of the program's own, all of whose calls now go to its
+  // copy, is not compiled twice.
+  for (auto &[Allocator, Copy] : Copies)
+    if (Allocator->hasLocalLinkage() && Allocator->use_empty())
+      Allocator->eraseFromParent();
   widenLoweredMemoryEffects(M);
   return true;
 }
@@ -115,10 +150,99 @@ FunctionCallee AllocSiteLowering::sampleFunction() {
 }
 
 void AllocSiteLowering::lower(CallBase &Marker) {
-  // The builder takes the marker's source location for every instruction.
-  IRBuilder<> B(&Marker);
-  Value *Size = Marker.getArgOperand(0);
-  Value *Type = Marker.getArgOperand(1);
+  unsigned SizeArg = 0;
+  if (CallInst *Call = markedDefinedCall(Marker, SizeArg)) {
+    redirect(Marker, *Call, SizeArg);
+    return;
+  }
+  emitCountdown(&Marker, Marker.getArgOperand(0), Marker.getArgOperand(1),
+                Marker.getDebugLoc());
+  Marker.eraseFromParent();
+}
+
+CallInst *AllocSiteLowering::markedDefinedCall(CallBase &Marker,
+                                               unsigned &SizeArg) {
+  Instruction *I = Marker.getNextNode();
+  while (I && (!isa<CallBase>(I) || isa<DbgInfoIntrinsic>(I)))
+    I = I->getNextNode();
+  auto *Call = dyn_cast_or_null<CallInst>(I);
+  if (!Call || !isMarkedAllocatorCall(*Call) || Call->isMustTailCall())
+    return nullptr;
+  Function *Allocator = Call->getCalledFunction();
+  if (!Allocator || Allocator->isDeclaration() || Allocator->isVarArg() ||
+      Allocator->getFunctionType() != Call->getFunctionType())
+    return nullptr;
+  std::optional<unsigned> Arg = allocatorSizeArgument(*Allocator);
+  if (!Arg || *Arg >= Call->arg_size() ||
+      Call->getArgOperand(*Arg)->getType() != Int64Ty ||
+      Call->getArgOperand(*Arg) != Marker.getArgOperand(0))
+    return nullptr;
+  SizeArg = *Arg;
+  return Call;
+}
+
+void AllocSiteLowering::redirect(CallBase &Marker, CallInst &Call,
+                                 unsigned SizeArg) {
+  Function *Copy = countingCopy(*Call.getCalledFunction(), SizeArg);
+  SmallVector<Value *, 8> Args(Call.args());
+  Args.push_back(Marker.getArgOperand(1));
+  SmallVector<OperandBundleDef, 1> Bundles;
+  Call.getOperandBundlesAsDefs(Bundles);
+  IRBuilder<> B(&Call);
+  CallInst *New = B.CreateCall(Copy, Args, Bundles);
+  New->takeName(&Call);
+  New->setDebugLoc(Call.getDebugLoc());
+  New->setCallingConv(Call.getCallingConv());
+  New->setTailCallKind(Call.getTailCallKind());
+  New->setAttributes(Call.getAttributes());
+  New->removeFnAttr(Attribute::Memory);
+  New->copyMetadata(Call);
+  Call.replaceAllUsesWith(New);
+  Call.eraseFromParent();
+  Marker.eraseFromParent();
+}
+
+Function *AllocSiteLowering::countingCopy(Function &Allocator,
+                                          unsigned SizeArg) {
+  if (Function *Copy = Copies.lookup(&Allocator))
+    return Copy;
+  SmallVector<Type *, 8> Params(Allocator.getFunctionType()->params());
+  Params.push_back(PointerType::getUnqual(Ctx));
+  Function *Copy = Function::Create(
+      FunctionType::get(Allocator.getReturnType(), Params, false),
+      GlobalValue::InternalLinkage, Allocator.getAddressSpace(),
+      Allocator.getName() + ".spinelprof_site", &M);
+  ValueToValueMapTy VMap;
+  for (unsigned K = 0; K < Allocator.arg_size(); ++K) {
+    Copy->getArg(K)->setName(Allocator.getArg(K)->getName());
+    VMap[Allocator.getArg(K)] = Copy->getArg(K);
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Copy, &Allocator, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  // Local to this module, whatever the allocator's own linkage.
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setVisibility(GlobalValue::DefaultVisibility);
+  Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  Copy->setComdat(nullptr);
+  Copy->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Copy->removeFnAttr(Attribute::Memory);
+  Copy->removeFnAttr(Attribute::NoSync);
+  Argument *Type = Copy->getArg(Allocator.arg_size());
+  Type->setName("spinelprof.type");
+  DebugLoc DL;
+  if (DISubprogram *SP = Copy->getSubprogram())
+    DL = DILocation::get(Ctx, SP->getLine(), 0, SP);
+  emitCountdown(&*Copy->getEntryBlock().getFirstNonPHIOrDbgOrAlloca(),
+                Copy->getArg(SizeArg), Type, DL);
+  Copies[&Allocator] = Copy;
+  return Copy;
+}
+
+void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
+                                      Value *Type, const DebugLoc &DL) {
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(DL);
   Value *Addr = B.CreateThreadLocalAddress(countdown());
   Value *Left = B.CreateSub(
       B.CreateAlignedLoad(Int64Ty, Addr, Align(8), "spinelprof.countdown"),
@@ -127,13 +251,11 @@ void AllocSiteLowering::lower(CallBase &Marker) {
   Value *Hit = B.CreateICmpSLT(Left, ConstantInt::get(Int64Ty, 0),
                                "spinelprof.sample");
   Instruction *Then = SplitBlockAndInsertIfThen(
-      Hit, Marker.getIterator(), /*Unreachable=*/false,
+      Hit, Before->getIterator(), /*Unreachable=*/false,
       MDBuilder(Ctx).createBranchWeights(1, 100000));
   IRBuilder<> TB(Then);
-  TB.SetCurrentDebugLocation(Marker.getDebugLoc());
-  TB.CreateCall(sampleFunction(), {Size, Type})
-      ->addFnAttr(Attribute::Cold);
-  Marker.eraseFromParent();
+  TB.SetCurrentDebugLocation(DL);
+  TB.CreateCall(sampleFunction(), {Size, Type})->addFnAttr(Attribute::Cold);
 }
 
 } // namespace
