@@ -9,8 +9,9 @@
 // carrying the size and a synthetic "alloc Foo" frame that names the
 // allocated type. LowerAllocSitesPass (LowerAllocSites.h), the optimizer's
 // last pass, turns each marker into the countdown include/spinelprof/abi.h
-// specifies: the size counted down in the thread's allocation countdown,
-// the runtime called when it goes below zero.
+// specifies (the size counted down in the thread's allocation countdown,
+// the runtime called when it goes below zero), in place or at the entry of
+// a counting copy or wrapper of the allocator.
 //
 // The marker is declared as the frame markers are (FrameMarkers.h): one
 // call that touches none of the program's memory, never deleted, merged or

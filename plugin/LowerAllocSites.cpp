@@ -10,21 +10,27 @@
 // sample:
 //   call @__spinelprof_alloc_sample(%size, @type)     ; cold
 //
-// Where it goes:
+// Where it goes, by the call that follows the marker in its block (the
+// allocator's call, or the first call of its body where the inliner put it
+// in place; no frame marker between):
 //
-// - When the marked call after the marker calls an allocator defined in
-//   this module (Spinel's sp_gc_alloc, sp_gc_alloc_nogc, a sp_str_alloc
-//   the inliner left alone), the call goes to a copy of the allocator,
+// - A marked call of an allocator defined in this module (Spinel's
+//   sp_gc_alloc, sp_gc_alloc_nogc): to a copy of the allocator,
 //   `ALLOCATOR.spinelprof_site`, that takes the type descriptor as one
-//   more argument and counts down at its entry, before its own frame's
-//   push. The caller passes one more argument; the countdown's code is
-//   compiled once per allocator, not once per inlined constructor (the
-//   code generator's work on those blocks was half the plugin's compile
-//   time). The stack and the size the runtime sees are the same: the
-//   caller's frames, the allocator's size argument.
-// - Everywhere else (libc's allocators, an allocator inlined into the
-//   caller or only declared here): in place of the marker, with its
-//   source location (the allocator call's).
+//   more argument and counts its own size argument down at its entry,
+//   before its own frame's push. One more argument at the call.
+// - A call of a function declared here (malloc, calloc, realloc; the
+//   malloc of an inlined sp_str_alloc): to a wrapper,
+//   `FUNCTION.spinelprof_site(args..., size, type)`, that counts down and
+//   tail-calls the function. One more call and return at run time.
+// - Anything else (no call in the block, a call of a function defined here
+//   that is no marked allocator): in place of the marker, with its source
+//   location (the allocator call's).
+//
+// So the countdown's blocks are compiled once per allocator and module,
+// not once per inlined constructor: the code generator's work on them was
+// half of the plugin's compile time. The stack and the size the runtime
+// sees are the same: the caller's frames, the marker's size.
 //
 // Four instructions and a rarely taken branch on the hot path; the runtime
 // keeps the countdown at INT64_MAX while allocation profiling is off.
@@ -70,14 +76,28 @@ public:
 
 private:
   void lower(CallBase &Marker);
-  /// The marked call to a defined allocator right after \p Marker whose
-  /// size argument (set in \p SizeArg) is the marker's size, or null.
-  CallInst *markedDefinedCall(CallBase &Marker, unsigned &SizeArg);
-  /// \p Call redirected to the counting copy of its allocator.
-  void redirect(CallBase &Marker, CallInst &Call, unsigned SizeArg);
+  /// The call right after \p Marker in its block, when it is a direct
+  /// call of an ordinary function (no marker, intrinsic or musttail).
+  CallInst *callAfter(CallBase &Marker);
+  /// \p Call to a defined allocator, whose size argument is the marker's,
+  /// redirected to the allocator's counting copy; false when it is not one.
+  bool redirectToCopy(CallBase &Marker, CallInst &Call);
+  /// \p Call to a declared function redirected to its counting wrapper;
+  /// false when its callee is defined here.
+  bool redirectToWrapper(CallBase &Marker, CallInst &Call);
+  /// Replaces \p Call with a call of \p Callee with \p Extra appended to
+  /// its arguments, then erases \p Marker.
+  void replaceCall(CallBase &Marker, CallInst &Call, Function *Callee,
+                   ArrayRef<Value *> Extra);
   /// The copy of \p Allocator that counts its argument \p SizeArg down at
   /// its entry, for the type descriptor it takes as a last argument.
   Function *countingCopy(Function &Allocator, unsigned SizeArg);
+  /// `Callee.spinelprof_site(args..., i64 size, ptr type)`: counts size
+  /// down, then tail-calls \p Callee with its arguments.
+  Function *countingWrapper(Function &Callee);
+  /// A function of \p Callee's type with a size (when \p WithSize) and a
+  /// type descriptor appended to its parameters, named after it.
+  Function *createSiteFunction(Function &Callee, bool WithSize);
   /// The countdown before \p Before; the cold call's location is \p DL.
   void emitCountdown(Instruction *Before, Value *Size, Value *Type,
                      const DebugLoc &DL);
@@ -90,6 +110,7 @@ private:
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
   DenseMap<Function *, Function *> Copies;
+  DenseMap<Function *, Function *> Wrappers;
 };
 
 bool AllocSiteLowering::run() {
@@ -150,73 +171,110 @@ FunctionCallee AllocSiteLowering::sampleFunction() {
 }
 
 void AllocSiteLowering::lower(CallBase &Marker) {
-  unsigned SizeArg = 0;
-  if (CallInst *Call = markedDefinedCall(Marker, SizeArg)) {
-    redirect(Marker, *Call, SizeArg);
-    return;
-  }
+  if (CallInst *Call = callAfter(Marker))
+    if (redirectToCopy(Marker, *Call) || redirectToWrapper(Marker, *Call))
+      return;
   emitCountdown(&Marker, Marker.getArgOperand(0), Marker.getArgOperand(1),
                 Marker.getDebugLoc());
   Marker.eraseFromParent();
 }
 
-CallInst *AllocSiteLowering::markedDefinedCall(CallBase &Marker,
-                                               unsigned &SizeArg) {
+CallInst *AllocSiteLowering::callAfter(CallBase &Marker) {
   Instruction *I = Marker.getNextNode();
   while (I && (!isa<CallBase>(I) || isa<DbgInfoIntrinsic>(I)))
     I = I->getNextNode();
   auto *Call = dyn_cast_or_null<CallInst>(I);
-  if (!Call || !isMarkedAllocatorCall(*Call) || Call->isMustTailCall())
+  if (!Call || Call->isMustTailCall() || Call->hasFnAttr(Attribute::ReturnsTwice))
     return nullptr;
-  Function *Allocator = Call->getCalledFunction();
-  if (!Allocator || Allocator->isDeclaration() || Allocator->isVarArg() ||
-      Allocator->getFunctionType() != Call->getFunctionType())
+  Function *Callee = Call->getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || Callee->isVarArg() ||
+      Callee->getName().starts_with("__spinelprof") ||
+      Callee->hasFnAttribute(Attribute::ReturnsTwice) ||
+      Callee->getFunctionType() != Call->getFunctionType())
     return nullptr;
-  std::optional<unsigned> Arg = allocatorSizeArgument(*Allocator);
-  if (!Arg || *Arg >= Call->arg_size() ||
-      Call->getArgOperand(*Arg)->getType() != Int64Ty ||
-      Call->getArgOperand(*Arg) != Marker.getArgOperand(0))
-    return nullptr;
-  SizeArg = *Arg;
   return Call;
 }
 
-void AllocSiteLowering::redirect(CallBase &Marker, CallInst &Call,
-                                 unsigned SizeArg) {
-  Function *Copy = countingCopy(*Call.getCalledFunction(), SizeArg);
+bool AllocSiteLowering::redirectToCopy(CallBase &Marker, CallInst &Call) {
+  Function &Allocator = *Call.getCalledFunction();
+  if (Allocator.isDeclaration() || !isMarkedAllocatorCall(Call))
+    return false;
+  std::optional<unsigned> Arg = allocatorSizeArgument(Allocator);
+  if (!Arg || *Arg >= Call.arg_size() ||
+      Call.getArgOperand(*Arg) != Marker.getArgOperand(0))
+    return false;
+  replaceCall(Marker, Call, countingCopy(Allocator, *Arg),
+              {Marker.getArgOperand(1)});
+  return true;
+}
+
+bool AllocSiteLowering::redirectToWrapper(CallBase &Marker, CallInst &Call) {
+  Function &Callee = *Call.getCalledFunction();
+  if (!Callee.isDeclaration())
+    return false;
+  replaceCall(Marker, Call, countingWrapper(Callee),
+              {Marker.getArgOperand(0), Marker.getArgOperand(1)});
+  return true;
+}
+
+void AllocSiteLowering::replaceCall(CallBase &Marker, CallInst &Call,
+                                    Function *Callee, ArrayRef<Value *> Extra) {
   SmallVector<Value *, 8> Args(Call.args());
-  Args.push_back(Marker.getArgOperand(1));
+  Args.append(Extra.begin(), Extra.end());
   SmallVector<OperandBundleDef, 1> Bundles;
   Call.getOperandBundlesAsDefs(Bundles);
   IRBuilder<> B(&Call);
-  CallInst *New = B.CreateCall(Copy, Args, Bundles);
+  CallInst *New = B.CreateCall(Callee, Args, Bundles);
   New->takeName(&Call);
   New->setDebugLoc(Call.getDebugLoc());
-  New->setCallingConv(Call.getCallingConv());
+  New->setCallingConv(Callee->getCallingConv());
   New->setTailCallKind(Call.getTailCallKind());
-  New->setAttributes(Call.getAttributes());
-  New->removeFnAttr(Attribute::Memory);
+  // The arguments' and the result's attributes stay; what the call said
+  // of its callee as a library function (builtin, memory, allocsize) is
+  // the callee's, not the copy's or the wrapper's.
+  AttributeList Attrs = Call.getAttributes();
+  SmallVector<AttributeSet, 8> Params;
+  for (unsigned K = 0; K < Call.arg_size(); ++K)
+    Params.push_back(Attrs.getParamAttrs(K).removeAttribute(
+        Ctx, Attribute::AllocatedPointer));
+  AttributeSet Fn;
+  if (Call.hasFnAttr(Attribute::NoUnwind))
+    Fn = Fn.addAttribute(Ctx, Attribute::NoUnwind);
+  New->setAttributes(
+      AttributeList::get(Ctx, Fn, Attrs.getRetAttrs(), Params));
   New->copyMetadata(Call);
   Call.replaceAllUsesWith(New);
   Call.eraseFromParent();
   Marker.eraseFromParent();
 }
 
+Function *AllocSiteLowering::createSiteFunction(Function &Callee,
+                                                bool WithSize) {
+  SmallVector<Type *, 8> Params(Callee.getFunctionType()->params());
+  if (WithSize)
+    Params.push_back(Int64Ty);
+  Params.push_back(PointerType::getUnqual(Ctx));
+  Function *F = Function::Create(
+      FunctionType::get(Callee.getReturnType(), Params, false),
+      GlobalValue::InternalLinkage, Callee.getAddressSpace(),
+      Callee.getName() + ".spinelprof_site", &M);
+  F->setCallingConv(Callee.getCallingConv());
+  for (unsigned K = 0; K < Callee.arg_size(); ++K)
+    F->getArg(K)->setName(Callee.getArg(K)->getName());
+  if (WithSize)
+    F->getArg(Callee.arg_size())->setName("spinelprof.size");
+  F->getArg(F->arg_size() - 1)->setName("spinelprof.type");
+  return F;
+}
+
 Function *AllocSiteLowering::countingCopy(Function &Allocator,
                                           unsigned SizeArg) {
   if (Function *Copy = Copies.lookup(&Allocator))
     return Copy;
-  SmallVector<Type *, 8> Params(Allocator.getFunctionType()->params());
-  Params.push_back(PointerType::getUnqual(Ctx));
-  Function *Copy = Function::Create(
-      FunctionType::get(Allocator.getReturnType(), Params, false),
-      GlobalValue::InternalLinkage, Allocator.getAddressSpace(),
-      Allocator.getName() + ".spinelprof_site", &M);
+  Function *Copy = createSiteFunction(Allocator, /*WithSize=*/false);
   ValueToValueMapTy VMap;
-  for (unsigned K = 0; K < Allocator.arg_size(); ++K) {
-    Copy->getArg(K)->setName(Allocator.getArg(K)->getName());
+  for (unsigned K = 0; K < Allocator.arg_size(); ++K)
     VMap[Allocator.getArg(K)] = Copy->getArg(K);
-  }
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(Copy, &Allocator, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
@@ -228,15 +286,35 @@ Function *AllocSiteLowering::countingCopy(Function &Allocator,
   Copy->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   Copy->removeFnAttr(Attribute::Memory);
   Copy->removeFnAttr(Attribute::NoSync);
-  Argument *Type = Copy->getArg(Allocator.arg_size());
-  Type->setName("spinelprof.type");
   DebugLoc DL;
   if (DISubprogram *SP = Copy->getSubprogram())
     DL = DILocation::get(Ctx, SP->getLine(), 0, SP);
   emitCountdown(&*Copy->getEntryBlock().getFirstNonPHIOrDbgOrAlloca(),
-                Copy->getArg(SizeArg), Type, DL);
-  Copies[&Allocator] = Copy;
-  return Copy;
+                Copy->getArg(SizeArg), Copy->getArg(Copy->arg_size() - 1), DL);
+  return Copies[&Allocator] = Copy;
+}
+
+Function *AllocSiteLowering::countingWrapper(Function &Callee) {
+  if (Function *Wrapper = Wrappers.lookup(&Callee))
+    return Wrapper;
+  Function *Wrapper = createSiteFunction(Callee, /*WithSize=*/true);
+  if (Callee.doesNotThrow())
+    Wrapper->setDoesNotThrow();
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "", Wrapper);
+  IRBuilder<> B(Entry);
+  SmallVector<Value *, 8> Args;
+  for (unsigned K = 0; K < Callee.arg_size(); ++K)
+    Args.push_back(Wrapper->getArg(K));
+  CallInst *Call = B.CreateCall(&Callee, Args);
+  Call->setTailCall();
+  Call->setCallingConv(Callee.getCallingConv());
+  if (Callee.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  unsigned N = Callee.arg_size();
+  emitCountdown(Call, Wrapper->getArg(N), Wrapper->getArg(N + 1), DebugLoc());
+  return Wrappers[&Callee] = Wrapper;
 }
 
 void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,

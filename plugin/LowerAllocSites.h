@@ -4,7 +4,9 @@
 // (AllocSites.h) with the countdown that include/spinelprof/abi.h
 // specifies. clang runs it as the optimizer's last pass (OptimizerLastEP,
 // at -O0 too), beside LowerFrameMarkersPass: the optimizer sees one call
-// per site, the code generator the countdown, the branch and the cold call.
+// per site, the code generator the countdown, the branch and the cold call
+// once per allocator (in its counting copy or wrapper) where it can, else
+// at the site.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_LOWERALLOCSITES_H

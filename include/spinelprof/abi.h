@@ -36,7 +36,9 @@
 
 /* The thread-local allocation countdown (int64_t, initial-exec TLS, zero
  * initialised): bytes left before the thread's next allocation sample.
- * Instrumented code does, before each call to an allocator it marks:
+ * Instrumented code does, before each allocation it marks (at the call,
+ * or at the entry of a copy or wrapper of the allocator that the call goes
+ * to, with the caller's frames still the stack's top):
  *   c = countdown - size;  countdown = c;
  *   if (c < 0) SPINELPROF_ALLOC_SAMPLE_SYMBOL(size, &type_descriptor);
  * The runtime's function draws the next countdown (INT64_MAX while

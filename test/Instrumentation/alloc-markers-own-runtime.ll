@@ -37,6 +37,8 @@ declare ptr @llvm.threadlocal.address.p0(ptr)
 ; MARKERS: declare void @__spinelprof_marker_alloc(i64, ptr) #[[ATTRS:[0-9]+]]
 ; MARKERS: attributes #[[ATTRS]] = { nomerge nounwind willreturn "call-inline-cost"="0" "dontcall-error"=
 ; LOWERED-LABEL: define internal ptr @sp_Foo_new(
+; LOWERED:         call ptr @malloc.spinelprof_site(i64 24, i64 24, ptr @__spinelprof_alloc_type.Foo)
+; LOWERED-LABEL: define internal ptr @malloc.spinelprof_site(
 ; LOWERED:         load i64, ptr {{.*}}, align 8
-; LOWERED:         call void @__spinelprof_alloc_sample(i64 24, ptr @__spinelprof_alloc_type.Foo)
+; LOWERED:         call void @__spinelprof_alloc_sample(i64 %spinelprof.size, ptr %spinelprof.type)
 ; LOWERED-NOT: __spinelprof_marker

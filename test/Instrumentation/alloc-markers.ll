@@ -18,8 +18,9 @@
 ; RUN: %opt -passes='default<O2>' -S %t.markers.ll -o %t.o2.ll
 ; RUN: FileCheck %s --check-prefix=O2 --input-file=%t.o2.ll
 ;
-; Lowered after it: the countdown, the unlikely branch and the cold call,
-; with the type named before inlining; no marker is left, not even declared.
+; Lowered after it: the inlined constructor's malloc goes to its counting
+; wrapper (alloc-lowering.ll) with the type named before inlining, between
+; the frame's push and pop; no marker is left, not even declared.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-alloc,spinelprof-lower-markers -S %t.o2.ll | FileCheck %s --check-prefix=LOWERED
 ;
 ; A marker that reaches code generation is an error there, not an
@@ -69,17 +70,8 @@ done:
 ; LOWERED-LABEL: define void @sp_fill(
 ; LOWERED:       loop:
 ; LOWERED:         store volatile ptr @__spinelprof_desc.sp_Foo_new, ptr
-; LOWERED:         [[A:%.*]] = {{.*}}call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_alloc_countdown)
-; LOWERED-NEXT:    [[C:%.*]] = load i64, ptr [[A]], align 8
-; LOWERED-NEXT:    [[L:%.*]] = sub i64 [[C]], 24
-; LOWERED-NEXT:    store i64 [[L]], ptr [[A]], align 8
-; LOWERED-NEXT:    [[S:%.*]] = icmp slt i64 [[L]], 0
-; LOWERED-NEXT:    br i1 [[S]], label %[[SAMPLE:.*]], label %[[CALL:.*]], !prof [[UNLIKELY:![0-9]+]]
-; LOWERED:       [[SAMPLE]]:
-; LOWERED-NEXT:    call void @__spinelprof_alloc_sample(i64 24, ptr {{(nonnull )?}}@__spinelprof_alloc_type.Foo) [[COLD:#[0-9]+]]
-; LOWERED-NEXT:    br label %[[CALL]]
-; LOWERED:       [[CALL]]:
-; LOWERED-NEXT:    {{.*}} = {{.*}}call {{.*}}@malloc(i64 {{.*}}24)
+; LOWERED-NEXT:    store volatile i32
+; LOWERED-NEXT:    {{.*}} = {{.*}}call {{.*}}@malloc.spinelprof_site(i64 {{.*}}24, i64 24, ptr {{(nonnull )?}}@__spinelprof_alloc_type.Foo)
 ; LOWERED-NEXT:    store volatile i32
 ; LOWERED:         br i1 {{.*}}, label %loop, label %done
 
@@ -106,9 +98,12 @@ join:
 
 ; MARKERS: declare void @__spinelprof_marker_alloc(i64, ptr) #[[ATTRS:[0-9]+]]
 ; MARKERS: attributes #[[ATTRS]] = { nocallback nofree nomerge nosync nounwind willreturn memory(inaccessiblemem: readwrite) "call-inline-cost"="0" "dontcall-error"="spinelprof: allocation-site marker not lowered (the plugin's lowering pass did not run)" }
+; LOWERED-LABEL: define internal ptr @malloc.spinelprof_site(
+; LOWERED:         sub i64 {{.*}}, %spinelprof.size
+; LOWERED:         call void @__spinelprof_alloc_sample(i64 %spinelprof.size, ptr %spinelprof.type) [[COLD:#[0-9]+]]
+; LOWERED:         tail call ptr @malloc(i64 %0)
 ; LOWERED-NOT: __spinelprof_marker
 ; LOWERED: declare void @__spinelprof_alloc_sample(i64, ptr) local_unnamed_addr [[COLDFN:#[0-9]+]]
 ; LOWERED-NOT: __spinelprof_marker
 ; LOWERED: attributes [[COLDFN]] = { cold nounwind }
 ; LOWERED: attributes [[COLD]] = { cold }
-; LOWERED: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 100000}

@@ -1,13 +1,12 @@
-; Allocation sites: before each call to an allocator defined elsewhere, the
-; size is counted down in the thread's allocation countdown and, below zero,
-; the runtime is called with the "alloc TYPE" descriptor (abi.h); a call to
-; an allocator defined here goes to a counting copy (alloc-sites-copy.ll). The type comes from the
-; enclosing constructor, else the scan callback; strings are String; libc
-; allocators name themselves. Calls inside the allocators and the GC are not
-; marked (only the outermost allocation counts). Idempotent; off with
-; SPINEL_PROFILE_ALLOC_SITES=0.
+; Allocation sites: before each call to an allocator, a marker with the
+; size and the "alloc TYPE" descriptor (lowered to the countdown abi.h
+; specifies: alloc-lowering.ll). The type comes from the enclosing
+; constructor, else the scan callback; strings are String; libc allocators
+; name themselves. Calls inside the allocators and the GC are not marked
+; (only the outermost allocation counts). Marking and lowering are
+; idempotent; off with SPINEL_PROFILE_ALLOC_SITES=0.
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-alloc-markers -S < %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-alloc -S < %s > %t.once.ll
-; RUN: FileCheck %s < %t.once.ll
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-alloc,spinelprof-alloc -S < %s > %t.twice.ll
 ; RUN: diff %t.once.ll %t.twice.ll
 ; Read back, the predecessor comments come in use-list order: compare with
@@ -29,7 +28,6 @@
 ; CHECK: c"alloc [malloc]\00"
 ; CHECK: c"alloc [calloc]\00"
 ; CHECK: c"alloc [realloc]\00"
-; CHECK: @__spinelprof_alloc_countdown = external thread_local(initialexec) global i64, align 8
 
 declare ptr @malloc(i64)
 declare ptr @calloc(i64, i64)
@@ -66,16 +64,7 @@ define internal void @sp_gc_collect() {
 }
 
 ; CHECK-LABEL: define ptr @sp_Foo_new(
-; CHECK-NEXT: [[A:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_alloc_countdown)
-; CHECK-NEXT: [[C:%.*]] = load i64, ptr [[A]], align 8
-; CHECK-NEXT: [[L:%.*]] = sub i64 [[C]], 16
-; CHECK-NEXT: store i64 [[L]], ptr [[A]], align 8
-; CHECK-NEXT: [[S:%.*]] = icmp slt i64 [[L]], 0
-; CHECK-NEXT: br i1 [[S]], label %[[SAMPLE:.*]], label %[[CALL:.*]], !prof [[UNLIKELY:![0-9]+]]
-; CHECK: [[SAMPLE]]:
-; CHECK-NEXT: call void @__spinelprof_alloc_sample(i64 16, ptr @[[FOO]]) [[COLD:#[0-9]+]]
-; CHECK-NEXT: br label %[[CALL]]
-; CHECK: [[CALL]]:
+; CHECK-NEXT: call void @__spinelprof_marker_alloc(i64 16, ptr @[[FOO]])
 ; CHECK-NEXT: %p = call ptr @sp_gc_alloc(i64 16, ptr null, ptr @sp_Foo_gc_scan), !spinelprof.alloc
 define ptr @sp_Foo_new() {
   %p = call ptr @sp_gc_alloc(i64 16, ptr null, ptr @sp_Foo_gc_scan)
@@ -83,23 +72,22 @@ define ptr @sp_Foo_new() {
 }
 
 ; CHECK-LABEL: define ptr @sp_make_pair(
-; CHECK: call void @__spinelprof_alloc_sample(i64 32, ptr @"__spinelprof_alloc_type.Geo::Pair")
+; CHECK: call void @__spinelprof_marker_alloc(i64 32, ptr @"__spinelprof_alloc_type.Geo::Pair")
 define ptr @sp_make_pair() {
   %p = call ptr @sp_gc_alloc(i64 32, ptr null, ptr @sp_Geo_Pair_gc_scan)
   ret ptr %p
 }
 
 ; CHECK-LABEL: define ptr @sp_cell(
-; CHECK: call void @__spinelprof_alloc_sample(i64 8, ptr @"__spinelprof_alloc_type.[object]")
+; CHECK: call void @__spinelprof_marker_alloc(i64 8, ptr @"__spinelprof_alloc_type.[object]")
 define ptr @sp_cell() {
   %p = call ptr @sp_gc_alloc(i64 8, ptr null, ptr null)
   ret ptr %p
 }
 
 ; CHECK-LABEL: define ptr @sp_greet(
-; CHECK: sub i64 %{{.*}}, %n
-; CHECK: call void @__spinelprof_alloc_sample(i64 %n, ptr @__spinelprof_alloc_type.String)
-; CHECK-NOT: __spinelprof_alloc_sample
+; CHECK: call void @__spinelprof_marker_alloc(i64 %n, ptr @__spinelprof_alloc_type.String)
+; CHECK-NOT: __spinelprof_marker_alloc
 ; CHECK: call ptr @sp_str_alloc(ptr %c){{$}}
 define ptr @sp_greet(i64 %n, ptr %c) {
   %s = call ptr @sp_str_alloc_raw(i64 %n)
@@ -109,11 +97,10 @@ define ptr @sp_greet(i64 %n, ptr %c) {
 
 ; calloc counts n * size; realloc its new size.
 ; CHECK-LABEL: define ptr @sp_buffers(
-; CHECK: call void @__spinelprof_alloc_sample(i64 100, ptr @"__spinelprof_alloc_type.[malloc]")
+; CHECK: call void @__spinelprof_marker_alloc(i64 100, ptr @"__spinelprof_alloc_type.[malloc]")
 ; CHECK: [[SIZE:%.*]] = mul i64 %n, 8
-; CHECK: sub i64 %{{.*}}, [[SIZE]]
-; CHECK: call void @__spinelprof_alloc_sample(i64 [[SIZE]], ptr @"__spinelprof_alloc_type.[calloc]")
-; CHECK: call void @__spinelprof_alloc_sample(i64 %w, ptr @"__spinelprof_alloc_type.[realloc]")
+; CHECK: call void @__spinelprof_marker_alloc(i64 [[SIZE]], ptr @"__spinelprof_alloc_type.[calloc]")
+; CHECK: call void @__spinelprof_marker_alloc(i64 %w, ptr @"__spinelprof_alloc_type.[realloc]")
 ; CHECK: %c = call ptr @realloc(ptr %old, i64 %w), !spinelprof.alloc
 define ptr @sp_buffers(i64 %n, ptr %old, i32 %k) {
   %a = call ptr @malloc(i64 100)
@@ -125,15 +112,12 @@ define ptr @sp_buffers(i64 %n, ptr %old, i32 %k) {
 
 ; The constructor names the type of everything it allocates.
 ; CHECK-LABEL: define ptr @sp_Geo_Vec_new(
-; CHECK: call void @__spinelprof_alloc_sample(i64 24, ptr @"__spinelprof_alloc_type.Geo::Vec")
-; CHECK: call void @__spinelprof_alloc_sample(i64 64, ptr @"__spinelprof_alloc_type.Geo::Vec")
+; CHECK: call void @__spinelprof_marker_alloc(i64 24, ptr @"__spinelprof_alloc_type.Geo::Vec")
+; CHECK: call void @__spinelprof_marker_alloc(i64 64, ptr @"__spinelprof_alloc_type.Geo::Vec")
 define ptr @sp_Geo_Vec_new() {
   %p = call ptr @sp_gc_alloc(i64 24, ptr null, ptr null)
   %q = call ptr @malloc(i64 64)
   ret ptr %p
 }
 
-; CHECK: declare void @__spinelprof_alloc_sample(i64, ptr) local_unnamed_addr [[COLDFN:#[0-9]+]]
-; CHECK: attributes [[COLDFN]] = { cold nounwind }
-; CHECK: attributes [[COLD]] = { cold }
-; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 100000}
+; CHECK: declare void @__spinelprof_marker_alloc(i64, ptr)
