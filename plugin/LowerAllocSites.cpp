@@ -179,6 +179,20 @@ void AllocSiteLowering::lower(CallBase &Marker) {
   Marker.eraseFromParent();
 }
 
+/// True when an argument of \p Call is passed in memory or in a special
+/// register: not passed on through a wrapper's plain parameter.
+static bool passesInMemory(const CallBase &Call) {
+  static const Attribute::AttrKind Kinds[] = {
+      Attribute::ByVal,       Attribute::ByRef,     Attribute::StructRet,
+      Attribute::InAlloca,    Attribute::Preallocated, Attribute::SwiftSelf,
+      Attribute::SwiftError,  Attribute::SwiftAsync};
+  for (unsigned K = 0; K < Call.arg_size(); ++K)
+    for (Attribute::AttrKind Kind : Kinds)
+      if (Call.paramHasAttr(K, Kind))
+        return true;
+  return false;
+}
+
 CallInst *AllocSiteLowering::callAfter(CallBase &Marker) {
   Instruction *I = Marker.getNextNode();
   while (I && (!isa<CallBase>(I) || isa<DbgInfoIntrinsic>(I)))
@@ -188,6 +202,7 @@ CallInst *AllocSiteLowering::callAfter(CallBase &Marker) {
     return nullptr;
   Function *Callee = Call->getCalledFunction();
   if (!Callee || Callee->isIntrinsic() || Callee->isVarArg() ||
+      passesInMemory(*Call) ||
       Callee->getName().starts_with("__spinelprof") ||
       Callee->hasFnAttribute(Attribute::ReturnsTwice) ||
       Callee->getFunctionType() != Call->getFunctionType())
@@ -259,8 +274,14 @@ Function *AllocSiteLowering::createSiteFunction(Function &Callee,
       GlobalValue::InternalLinkage, Callee.getAddressSpace(),
       Callee.getName() + ".spinelprof_site", &M);
   F->setCallingConv(Callee.getCallingConv());
-  for (unsigned K = 0; K < Callee.arg_size(); ++K)
+  // The callee's parameter and result attributes (zeroext, noundef, ...)
+  // hold of the same values passed on.
+  AttributeList CalleeAttrs = Callee.getAttributes();
+  F->addRetAttrs(AttrBuilder(Ctx, CalleeAttrs.getRetAttrs()));
+  for (unsigned K = 0; K < Callee.arg_size(); ++K) {
+    F->addParamAttrs(K, AttrBuilder(Ctx, CalleeAttrs.getParamAttrs(K)));
     F->getArg(K)->setName(Callee.getArg(K)->getName());
+  }
   if (WithSize)
     F->getArg(Callee.arg_size())->setName("spinelprof.size");
   F->getArg(F->arg_size() - 1)->setName("spinelprof.type");
@@ -306,6 +327,7 @@ Function *AllocSiteLowering::countingWrapper(Function &Callee) {
   for (unsigned K = 0; K < Callee.arg_size(); ++K)
     Args.push_back(Wrapper->getArg(K));
   CallInst *Call = B.CreateCall(&Callee, Args);
+  Call->setAttributes(Callee.getAttributes());
   Call->setTailCall();
   Call->setCallingConv(Callee.getCallingConv());
   if (Callee.getReturnType()->isVoidTy())

@@ -21,7 +21,9 @@
 ;
 ; Elsewhere, in place of the marker: where its size is not the defined
 ; allocator's size argument (the marking pass makes none; a transformation
-; could), and where no call follows it in its block.
+; could), where no call follows it in its block, and where that call
+; passes an argument in memory (byval, sret, ...). A wrapper keeps its
+; callee's parameter and result attributes.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-alloc -S < %S/Inputs/alloc-in-place.ll | FileCheck %s --check-prefix=IN-PLACE
 ; IN-PLACE: @__spinelprof_alloc_countdown = external thread_local(initialexec) global i64, align 8
 ; IN-PLACE-LABEL: define ptr @sp_Foo_new(
@@ -39,8 +41,15 @@
 ; IN-PLACE-LABEL: define ptr @sp_branchy(
 ; IN-PLACE: call void @__spinelprof_alloc_sample(i64 8, ptr @T)
 ; IN-PLACE: call ptr @malloc(i64 8){{$}}
-; IN-PLACE-NOT: spinelprof_site
+; IN-PLACE-LABEL: define ptr @sp_by_value(
+; IN-PLACE: call void @__spinelprof_alloc_sample(i64 16, ptr @T)
+; IN-PLACE: call ptr @from_struct(ptr byval(%struct.S) %s)
+; IN-PLACE-LABEL: define i8 @sp_narrow(
+; IN-PLACE-NEXT: %r = call zeroext i8 @narrow.spinelprof_site(i8 zeroext %b, i64 1, ptr @T)
+; IN-PLACE-NOT: spinelprof_site(
 ; IN-PLACE: declare void @__spinelprof_alloc_sample(i64, ptr) local_unnamed_addr [[COLDFN:#[0-9]+]]
+; IN-PLACE: define internal zeroext i8 @narrow.spinelprof_site(i8 zeroext %0, i64 %spinelprof.size, ptr %spinelprof.type)
+; IN-PLACE: tail call zeroext i8 @narrow(i8 zeroext %0)
 ; IN-PLACE: attributes [[COLDFN]] = { cold nounwind }
 ; IN-PLACE: attributes [[COLD]] = { cold }
 ; IN-PLACE: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 100000}

@@ -38,7 +38,7 @@ declare ptr @llvm.threadlocal.address.p0(ptr)
 ; MARKERS: attributes #[[ATTRS]] = { nomerge nounwind willreturn "call-inline-cost"="0" "dontcall-error"=
 ; LOWERED-LABEL: define internal ptr @sp_Foo_new(
 ; LOWERED:         call ptr @malloc.spinelprof_site(i64 24, i64 24, ptr @__spinelprof_alloc_type.Foo)
-; LOWERED-LABEL: define internal ptr @malloc.spinelprof_site(
+; LOWERED-LABEL: define internal {{.*}}ptr @malloc.spinelprof_site(
 ; LOWERED:         load i64, ptr {{.*}}, align 8
 ; LOWERED:         call void @__spinelprof_alloc_sample(i64 %spinelprof.size, ptr %spinelprof.type)
 ; LOWERED-NOT: __spinelprof_marker

@@ -98,10 +98,10 @@ join:
 
 ; MARKERS: declare void @__spinelprof_marker_alloc(i64, ptr) #[[ATTRS:[0-9]+]]
 ; MARKERS: attributes #[[ATTRS]] = { nocallback nofree nomerge nosync nounwind willreturn memory(inaccessiblemem: readwrite) "call-inline-cost"="0" "dontcall-error"="spinelprof: allocation-site marker not lowered (the plugin's lowering pass did not run)" }
-; LOWERED-LABEL: define internal ptr @malloc.spinelprof_site(
+; LOWERED-LABEL: define internal {{.*}}ptr @malloc.spinelprof_site(
 ; LOWERED:         sub i64 {{.*}}, %spinelprof.size
 ; LOWERED:         call void @__spinelprof_alloc_sample(i64 %spinelprof.size, ptr %spinelprof.type) [[COLD:#[0-9]+]]
-; LOWERED:         tail call ptr @malloc(i64 %0)
+; LOWERED:         tail call {{.*}}ptr @malloc(i64 {{.*}}%0)
 ; LOWERED-NOT: __spinelprof_marker
 ; LOWERED: declare void @__spinelprof_alloc_sample(i64, ptr) local_unnamed_addr [[COLDFN:#[0-9]+]]
 ; LOWERED-NOT: __spinelprof_marker

@@ -27,3 +27,22 @@ b:
 }
 
 !0 = !{}
+
+; The call after the marker passes an argument in memory: in place.
+%struct.S = type { i64, i64 }
+declare ptr @from_struct(ptr byval(%struct.S))
+
+define ptr @sp_by_value(ptr %s) {
+  call void @__spinelprof_marker_alloc(i64 16, ptr @T)
+  %p = call ptr @from_struct(ptr byval(%struct.S) %s)
+  ret ptr %p
+}
+
+; A declared callee's parameter and result attributes hold in its wrapper.
+declare zeroext i8 @narrow(i8 zeroext)
+
+define i8 @sp_narrow(i8 %b) {
+  call void @__spinelprof_marker_alloc(i64 1, ptr @T)
+  %r = call zeroext i8 @narrow(i8 zeroext %b)
+  ret i8 %r
+}
