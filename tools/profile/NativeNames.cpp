@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <cxxabi.h>
+#include <cstdlib>
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -119,6 +122,24 @@ void mergeEqualFrames(Profile &P) {
 }
 
 } // namespace
+
+void demangleNativeNames(Profile &P) {
+  static const std::string Prefix = "[native] ";
+  for (Frame &F : P.Frames) {
+    if (F.Name.compare(0, Prefix.size(), Prefix) != 0 ||
+        F.Name.compare(Prefix.size(), 2, "_Z") != 0)
+      continue;
+    int Status = 0;
+    char *Plain = abi::__cxa_demangle(F.Name.c_str() + Prefix.size(), nullptr,
+                                      nullptr, &Status);
+    if (Status == 0 && Plain) {
+      if (F.CName.empty())
+        F.CName = F.Name.substr(Prefix.size());
+      F.Name = Prefix + Plain;
+    }
+    std::free(Plain);
+  }
+}
 
 void nameNativeFrames(Profile &P, const std::function<void(const std::string &)> &Warn,
                       const std::string &DebugDir) {

@@ -8,6 +8,10 @@
 // under DEBUG_DIR with the object's directory. A debug file whose build-id
 // differs from the profile's is not used.
 //
+// A native function's C++ symbol ("[native] _ZN10spinelprof11SampleTable6...",
+// the profiler's own code, a C++ library's) reads demangled, as perf and
+// pprof show it; its C name keeps the symbol.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_TOOLS_NATIVE_NAMES_H
 #define SPINELPROF_TOOLS_NATIVE_NAMES_H
@@ -30,6 +34,11 @@ inline constexpr const char *DefaultDebugDir = "/usr/lib/debug";
 /// cannot be read is one call of Warn, naming it and the problem.
 void nameNativeFrames(Profile &P, const std::function<void(const std::string &)> &Warn,
                       const std::string &DebugDir = DefaultDebugDir);
+
+/// Demangles the Itanium C++ symbols of P's "[native] _Z..." frames
+/// ("[native] spinelprof::SampleTable::record(...)"), keeping the symbol as
+/// the C name. Other names are left as they are.
+void demangleNativeNames(Profile &P);
 
 } // namespace spinelprof
 

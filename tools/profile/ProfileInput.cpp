@@ -20,7 +20,7 @@ std::string sprofPathForFolded(const std::string &FoldedPath) {
   return Out;
 }
 
-Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
+static Profile readProfileAsWritten(const std::string &Path, const WarningHandler &Warn) {
   if (output::endsWith(Path.c_str(), output::SprofSuffix)) {
     Profile Described = readSprofFile(Path);
     nameNativeFrames(Described, Warn);
@@ -56,6 +56,12 @@ Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
     Warn(fmt::format("ignoring {}; using the folded stacks alone", E.what()));
   }
   return Folded;
+}
+
+Profile readProfile(const std::string &Path, const WarningHandler &Warn) {
+  Profile P = readProfileAsWritten(Path, Warn);
+  demangleNativeNames(P);
+  return P;
 }
 
 } // namespace spinelprof
