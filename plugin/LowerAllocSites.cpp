@@ -183,9 +183,9 @@ void AllocSiteLowering::lower(CallBase &Marker) {
 /// register: not passed on through a wrapper's plain parameter.
 static bool passesInMemory(const CallBase &Call) {
   static const Attribute::AttrKind Kinds[] = {
-      Attribute::ByVal,       Attribute::ByRef,     Attribute::StructRet,
-      Attribute::InAlloca,    Attribute::Preallocated, Attribute::SwiftSelf,
-      Attribute::SwiftError,  Attribute::SwiftAsync};
+      Attribute::ByVal,        Attribute::ByRef,     Attribute::StructRet,
+      Attribute::InAlloca,     Attribute::Preallocated, Attribute::SwiftSelf,
+      Attribute::SwiftError,   Attribute::SwiftAsync};
   for (unsigned K = 0; K < Call.arg_size(); ++K)
     for (Attribute::AttrKind Kind : Kinds)
       if (Call.paramHasAttr(K, Kind))
@@ -198,13 +198,13 @@ CallInst *AllocSiteLowering::callAfter(CallBase &Marker) {
   while (I && (!isa<CallBase>(I) || isa<DbgInfoIntrinsic>(I)))
     I = I->getNextNode();
   auto *Call = dyn_cast_or_null<CallInst>(I);
+  // hasFnAttr reads the callee's attributes too.
   if (!Call || Call->isMustTailCall() || Call->hasFnAttr(Attribute::ReturnsTwice))
     return nullptr;
   Function *Callee = Call->getCalledFunction();
   if (!Callee || Callee->isIntrinsic() || Callee->isVarArg() ||
       passesInMemory(*Call) ||
       Callee->getName().starts_with("__spinelprof") ||
-      Callee->hasFnAttribute(Attribute::ReturnsTwice) ||
       Callee->getFunctionType() != Call->getFunctionType())
     return nullptr;
   return Call;
@@ -215,8 +215,7 @@ bool AllocSiteLowering::redirectToCopy(CallBase &Marker, CallInst &Call) {
   if (Allocator.isDeclaration() || !isMarkedAllocatorCall(Call))
     return false;
   std::optional<unsigned> Arg = allocatorSizeArgument(Allocator);
-  if (!Arg || *Arg >= Call.arg_size() ||
-      Call.getArgOperand(*Arg) != Marker.getArgOperand(0))
+  if (!Arg || Call.getArgOperand(*Arg) != Marker.getArgOperand(0))
     return false;
   replaceCall(Marker, Call, countingCopy(Allocator, *Arg),
               {Marker.getArgOperand(1)});
