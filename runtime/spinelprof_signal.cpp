@@ -69,7 +69,7 @@ static std::atomic<int> InFlight; // Handlers recording now.
 /// in those gaps counted as running, 12 % too many samples per CPU-second
 /// under load.)
 static constexpr uint64_t PromptNs = 250000;
-/// Cpu mode: the longest interval of a thread found off the CPU, 2^6 P.
+/// Cpu mode: the longest stratum of a thread found off the CPU, 2^6 Q.
 static constexpr uint32_t MaxBackoff = 6;
 
 const char *timerName(bool Wall) {
@@ -101,41 +101,77 @@ void restoreSignalMask(uint64_t Saved) {
 // The timer
 //===----------------------------------------------------------------------===//
 
-/// The next interval: uniform in [Q/2, 3Q/2], times 2^Backoff, where Q is
-/// the period less the sampler's own stall per sample (cpu mode: the
-/// interval starts when the stall ends, so the rate per CPU-second, the
-/// stall included, stays the one asked for; at most a quarter of P).
-/// Async-signal-safe; on T's thread.
-static uint64_t nextInterval(ThreadSlot &T) {
+/// The length of one stratum: the period less the sampler's own stall per
+/// sample (cpu mode: the stalls are taken out of the time the strata cover,
+/// so the rate per CPU-second, the stall included, stays the one asked
+/// for; at most a quarter of P), times 2^Backoff. Async-signal-safe.
+static uint64_t stratumNs(const ThreadSlot &T) {
+  uint64_t Stall = T.StallNs < PeriodNs / 4 ? T.StallNs : PeriodNs / 4;
+  return (PeriodNs - Stall) << T.Backoff;
+}
+
+/// Uniform in [0, N]: xorshift64. Async-signal-safe; on T's thread.
+static uint64_t uniformUpTo(ThreadSlot &T, uint64_t N) {
   uint64_t X = T.Random;
   X ^= X << 13;
   X ^= X >> 7;
   X ^= X << 17;
   T.Random = X;
-  uint64_t Stall = T.StallNs < PeriodNs / 4 ? T.StallNs : PeriodNs / 4;
-  uint64_t Q = PeriodNs - Stall;
-  return (Q / 2 + (X >> 11) % (Q + 1)) << T.Backoff;
+  return (X >> 11) % (N + 1);
 }
 
-/// Arms T's timer for its next instant after From: the instants form one
-/// random sequence on the wall clock, whatever the delivery, so the
-/// instants that fell while the thread was off the CPU are skipped, not
-/// shifted to after it (which would sample the moments after every
+/// T's next instant, drawn if it is not yet: uniform in the stratum after
+/// the last one drawn. The strata tile the thread's time since its timer
+/// started, less the sampler's own stalls (armAfterStall), one instant in
+/// each: every moment of the program has the same chance of holding an
+/// instant, whatever the program did before it. An interval drawn from
+/// the last instant instead (uniform in [Q/2, 3Q/2]) places each instant
+/// by the previous one's phase: two equal methods of a program waking
+/// every 0.5 or 1 period read up to ~1 pp apart, simulated on an ideal
+/// machine (bench/accuracy/results/2026-11-27-poisson.md); exponential
+/// intervals have no such bias but Poisson counts, ~3.5 times as variable.
+/// Async-signal-safe; on T's thread.
+static uint64_t nextInstant(ThreadSlot &T) {
+  if (!T.NextDueNs) {
+    uint64_t Q = stratumNs(T);
+    T.NextDueNs = T.StratumEndNs + uniformUpTo(T, Q - 1);
+    T.StratumEndNs += Q;
+  }
+  return T.NextDueNs;
+}
+
+/// Takes Length of the profiler's own time out of the strata: the strata
+/// not yet over, and the instant drawn in them, move on by Length.
+/// Async-signal-safe; on T's thread.
+static void shiftStrata(ThreadSlot &T, uint64_t Length) {
+  T.StratumEndNs += Length;
+  if (T.NextDueNs)
+    T.NextDueNs += Length;
+}
+
+/// Arms T's timer for the sequence's next instant after Now: the instants
+/// form one random sequence on the wall clock, whatever the delivery, so
+/// the instants that fell while the thread was off the CPU are skipped,
+/// not shifted to after it (which would sample the moments after every
 /// preemption too often). Returns how many were skipped outside the last
 /// blocking call a wrapper saw (wall mode counts them: the thread stood
 /// at the same stack through them). Async-signal-safe (timer_settime); on
 /// T's thread.
-static uint32_t armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
+static uint32_t armTimer(ThreadSlot &T, uint64_t Now) {
   uint32_t Skipped = 0;
-  uint64_t Due = T.NextDueNs > From ? T.NextDueNs : From + nextInterval(T);
-  T.NextDueNs = 0;
+  uint64_t Due = nextInstant(T);
   for (int Skips = 0; Due <= Now && Skips < 1000; ++Skips) {
     if (Due < T.BlockStartNs || Due > T.BlockEndNs)
       ++Skipped;
-    Due += nextInterval(T);
+    T.NextDueNs = 0;
+    Due = nextInstant(T);
   }
-  if (Due <= Now)
-    Due = Now + nextInterval(T);
+  if (Due <= Now) { // Over 1000 strata behind: start them again.
+    T.StratumEndNs = Now;
+    T.NextDueNs = 0;
+    Due = nextInstant(T);
+  }
+  T.NextDueNs = 0;
   T.DueNs = Due;
   struct itimerspec Spec;
   memset(&Spec, 0, sizeof(Spec));
@@ -145,25 +181,29 @@ static uint32_t armTimer(ThreadSlot &T, uint64_t From, uint64_t Now) {
   return Skipped;
 }
 
-/// Arms T's timer for its next instant after From, the end of the
-/// profiler's own work (start-up, or a sample's stall), and draws again
-/// from the arming's end while that instant passed during the arming
-/// itself: an instant in the profiler's own time is none of the program's.
-/// timer_settime takes 15-35 us here (it programs the CPU's timer: a
-/// hypervisor exit), and 80-200 us under load, longer than an interval at
-/// 20 kHz. The profiling signal must be blocked (in its handler, or by
+/// Arms T's timer at Now for its next instant, the strata drawn as if the
+/// program resumed at Resume, the expected end of the profiler's own work
+/// (start-up, or a sample's stall, this arming included). While that
+/// instant passed during the arming itself, moves it, with its strata, by
+/// what the arming took more than expected: an instant in the profiler's
+/// own time is none of the program's. timer_settime takes 15-35 us here (it
+/// programs the CPU's timer: a hypervisor exit), and 80-200 us under load.
+/// The profiling signal must be blocked (in its handler, or by
 /// startThreadTimer), else it comes on the call's return first: under
 /// load, 17 of 24 samples of an empty program stood at the start-up's
 /// timer_settime (Runtime/own-start-exit.c). The stale signal comes before
 /// the new instant and is nothing (handleProfilingSignal). Returns when
 /// the arming ended. Async-signal-safe; on T's thread.
-static uint64_t armAfterOwnWork(ThreadSlot &T, uint64_t From, uint64_t Now) {
-  armTimer(T, From, Now);
+static uint64_t armAfterOwnWork(ThreadSlot &T, uint64_t Resume, uint64_t Now) {
+  armTimer(T, Now);
   uint64_t Armed = monotonicNs();
   for (int Tries = 0; Armed >= T.DueNs && Tries < 4; ++Tries) {
-    uint64_t Took = Armed - Now; // Drawn from where the next arming ends.
+    uint64_t Again = Armed + (Armed - Now); // Where the next arming ends.
+    T.NextDueNs = T.DueNs;
+    shiftStrata(T, Again > Resume ? Again - Resume : 0);
+    Resume = Again;
     Now = Armed;
-    armTimer(T, Armed + Took, Armed);
+    armTimer(T, Now);
     Armed = monotonicNs();
   }
   return Armed;
@@ -185,6 +225,8 @@ void startThreadTimer(ThreadSlot &T) {
   T.HasTimer.store(true);
   uint64_t Saved = blockProfilingSignal();
   uint64_t Now = monotonicNs();
+  T.StratumEndNs = Now;
+  T.NextDueNs = 0;
   (void)armAfterOwnWork(T, Now, Now);
   restoreSignalMask(Saved);
 }
@@ -257,7 +299,7 @@ static bool dueWhileBlocked(const ThreadSlot &T) {
 static void sampleWall(ThreadSlot &T, uintptr_t Pc, uint64_t Now) {
   bool Blocked = dueWhileBlocked(T);
   uint64_t Due = T.DueNs;
-  uint32_t Skipped = armTimer(T, T.DueNs, Now);
+  uint32_t Skipped = armTimer(T, Now);
   if (Blocked)
     return;
   uint64_t Span = Now > T.LastWallNs ? Now - T.LastWallNs : 0;
@@ -337,6 +379,20 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
   setCpuSinceStart(T, Since.Cpu);
 }
 
+/// Cpu mode: T was found running at its instant; its strata are Q long
+/// again. A backed-off stratum is 2^Backoff strata of Q, one of which held
+/// the instant: the strata start again at the end of that one, not of the
+/// whole (whose rest, up to 63 Q, would leave the thread running
+/// unsampled: Runtime/idle-wait.c read 223-226 samples of its 300 ms burn
+/// so, 224-289 now). Async-signal-safe; on T's thread.
+static void endBackoff(ThreadSlot &T) {
+  if (!T.Backoff)
+    return;
+  T.Backoff = 0;
+  if (T.StratumEndNs > T.DueNs)
+    T.StratumEndNs = T.DueNs + (T.StratumEndNs - T.DueNs) % stratumNs(T);
+}
+
 /// Cpu mode: an instant is one sample when the thread was on the CPU then.
 /// Each counts alike: the samples' counts share the thread's CPU time
 /// (setCpuSinceStart), so an instant at which the thread was off the CPU
@@ -351,40 +407,41 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
   if (deliveredPromptly(T, Now) && !Blocked) {
     if (InWait)
       return notRunningInWait(T, Now);
-    T.Backoff = 0;
+    endBackoff(T);
     recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
     return;
   }
   CpuSince Since = readCpuSince(T, Now);
   if (!Blocked && Since.CpuSpan * 10 >= Since.WallSpan * 9) {
-    T.Backoff = 0;
+    endBackoff(T);
     recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
   }
   setCpuSinceStart(T, Since.Cpu);
 }
 
-/// Cpu mode: arms the next instant an interval after the sampler's own
-/// stall ends. Each sample stops the thread from its instant to the end of
+/// Cpu mode: arms the next instant, the sampler's own stall taken out of
+/// the strata. Each sample stops the thread from its instant to the end of
 /// the handler (~45 us on a VM, most of it counted as the thread's CPU):
-/// time in which no instant can fall. Drawn from the instant instead, the
-/// intervals would run on through the stalls, so the program's own time
-/// after a stall-free stretch (a wake-up, a preemption) got instants at
-/// 1/P where the rest got 1/(P - stall): the method right after each
-/// wake-up read 3 pp low at 5 kHz (bench/accuracy, periodic-4x). The stall
-/// ends after the timer_settime below, which takes the previous one's
-/// time. Async-signal-safe; on T's thread.
+/// time in which no instant can fall. Left in the strata, the program's
+/// own time after a stall-free stretch (a wake-up, a preemption) got
+/// instants at 1/P where the rest got 1/(P - stall): the method right
+/// after each wake-up read 3 pp low at 5 kHz (bench/accuracy,
+/// periodic-4x). The stall ends after the timer_settime below, which takes
+/// the previous one's time. Async-signal-safe; on T's thread.
 static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   uint64_t Due = T.DueNs;
   uint64_t End = monotonicNs();
   if (!deliveredPromptly(T, Delivered)) {
     // A late signal: the thread was off the CPU (or had the signal
-    // blocked). The sequence runs on through that wait, as through a
-    // blocking call; drawn from the delivery, the first part of every time
-    // slice would get no instant.
-    armTimer(T, Due, End);
+    // blocked). The strata run on through that wait, as through a
+    // blocking call; started again at the delivery, the first part of
+    // every time slice would get no instant.
+    armTimer(T, End);
     return;
   }
-  uint64_t Armed = armAfterOwnWork(T, End + T.ArmNs, End);
+  uint64_t Resume = End + T.ArmNs;
+  shiftStrata(T, Resume - Due);
+  uint64_t Armed = armAfterOwnWork(T, Resume, End);
   T.ArmNs = Armed - End;
   // The median, learnt a microsecond a sample: a preemption counted as
   // prompt does not move it, where it would pull an average (under load
@@ -459,9 +516,9 @@ static void sampleCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
   if (Due >= Start && Due <= End) {
     for (int Skips = 0; Due <= End && Skips < 100000; ++Skips) {
       T.DueNs = Due; // The last instant inside: its signal is no sample.
-      Due += nextInterval(T);
+      T.NextDueNs = 0;
+      Due = nextInstant(T); // Kept for armTimer.
     }
-    T.NextDueNs = Due;
   }
   uint64_t Cpu = readCpuSince(T, End).Cpu;
   // Less one clock read: the halves of the two reads outside [Start, End]
@@ -501,7 +558,7 @@ void blockingCallReturns(ThreadSlot &T, uint64_t StartNs, uint64_t StartCpuNs) {
     sampleCall(T, StartNs, StartCpuNs, End);
     if (DueInside) {
       takeHeldSignal();
-      armTimer(T, T.DueNs, End);
+      armTimer(T, End);
     }
     return;
   }
@@ -633,7 +690,7 @@ __spinelprof_bench_sample(void) {
     sampleWall(*T, 0, Now);
   } else {
     sampleCpu(*T, 0, false, Now);
-    armTimer(*T, Now, monotonicNs());
+    armTimer(*T, monotonicNs());
   }
   return 1;
 }

@@ -7,9 +7,9 @@
 // Each registered thread has a timer of its own: a POSIX timer on
 // CLOCK_MONOTONIC whose signal (a real-time signal of the profiler's own,
 // never SIGPROF) goes to that thread (SIGEV_THREAD_ID), armed one shot at a
-// time with an interval drawn uniformly from [Q/2, 3Q/2] (P = 1/rate, Q = P
-// less the sampler's own stall per sample; in cpu mode a prompt sample's
-// next interval starts when its stall ends: docs/design.md). The
+// time for one instant drawn uniformly in each stratum of length Q of the
+// thread's time (P = 1/rate, Q = P less the sampler's own stall per sample;
+// in cpu mode the stalls are taken out of the strata: docs/design.md). The
 // timer fires on the CPU the thread runs on, so the handler runs on the
 // thread within tens of microseconds, reads its own shadow stack and the
 // interrupted PC (the native leaf), records the sample and arms the next
@@ -21,7 +21,7 @@
 // since the previous delivery), weighted by the thread's CPU time since its
 // previous sample; a signal that waited while the thread was off the CPU
 // (preempted, or asleep in a call the wrappers do not cover) is no CPU
-// sample, and such a thread's next interval doubles (up to 64 P), so an
+// sample, and such a thread's strata double (up to 64 Q), so an
 // idle thread is seldom woken. Wall mode keeps every sample, weighted by
 // the wall time since the previous one. A blocking call the wrappers cover
 // (spinelprof_interpose.h) holds the signal back; its time is recorded by

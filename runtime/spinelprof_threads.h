@@ -33,12 +33,13 @@ struct ThreadSlot {
   std::atomic<bool> HasTimer;
   uint64_t DueNs;        // CLOCK_MONOTONIC instant the timer is armed for.
   uint64_t NextDueNs;    // 0, or the instant after DueNs, already drawn.
-  uint64_t Random;       // xorshift state for the intervals.
-  uint32_t Backoff;      // Cpu mode: the next interval is P * 2^Backoff.
+  uint64_t StratumEndNs; // The end of the last drawn instant's stratum.
+  uint64_t Random;       // xorshift state for the instants.
+  uint32_t Backoff;      // Cpu mode: the next stratum is Q * 2^Backoff.
   /// Cpu mode: the sampler's own stall per sample (the thread stopped from
   /// its instant to the handler's end; a running median), and how long the
   /// last timer_settime took (the stall's part after the handler's clock
-  /// read). The next instant is drawn from the stall's end.
+  /// read). Both are taken out of the strata.
   uint64_t StallNs, ArmNs;
   uint64_t LastDeliveryNs, LastDeliveryCpuNs; // At the previous signal.
   uint64_t StartCpuNs;   // The CPU clock at registration.

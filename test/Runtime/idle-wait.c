@@ -1,15 +1,15 @@
 // A thread asleep in a wait no wrapper covers (here a raw nanosleep system
 // call, which a signal ends with EINTR) is no CPU sample and is seldom
 // woken: a signal that interrupted a wait is no sample, and a thread that
-// used under a tenth of a CPU since the last look has its interval doubled,
+// used under a tenth of a CPU since the last look has its strata doubled,
 // up to 64 P (docs/design.md, Sampling). One second asleep at 1 kHz: about
 // 20 interruptions (1, 2, 4, ... 64 ms, then every 64 ms, measured 21); a
 // sampler without the backoff interrupts it ~1000 times, one that took
 // such an instant for a sample gives the sleep ~20 samples or more.
 // Bounds: 60 interruptions, 3 samples of the sleep. Then 300 ms of work,
 // whose samples the sleep must not have taken (its first 64 ms may get
-// none: the timer stays armed for the backed-off interval; measured 267 of
-// ~300, bound 150). The sleep runs on a thread that names itself after
+// none: the timer stays armed in the backed-off stratum; measured 224-289
+// of ~300, bound 150). The sleep runs on a thread that names itself after
 // it, as programs name threads after their start: signals that found it
 // asleep must not have named it (a thread is named at its first sample;
 // named at such a signal it read "app", the program's name).
