@@ -201,6 +201,17 @@ uint32_t recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
 
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
 
+/// Stores Name, cut to 15 bytes, as R's. Async-signal-safe.
+static void copyThreadName(ThreadRecord &R, const char *Name) {
+  char Bytes[sizeof(R.Name)] = {};
+  for (size_t Len = 0; Len < sizeof(Bytes) - 1 && Name[Len]; ++Len)
+    Bytes[Len] = Name[Len];
+  uint64_t Words[2];
+  memcpy(Words, Bytes, sizeof(Words));
+  R.Name[0].store(Words[0], std::memory_order_relaxed);
+  R.Name[1].store(Words[1], std::memory_order_relaxed);
+}
+
 uint32_t registerThread(uint32_t Tid, const char *Name) {
   if (!Threads)
     return 0;
@@ -208,14 +219,14 @@ uint32_t registerThread(uint32_t Tid, const char *Name) {
   if (I >= ThreadCapacity)
     return 0; // The thread keeps its samples; only its name is lost.
   ThreadRecord &R = Threads[I];
-  size_t Len = 0;
-  while (Len < sizeof(R.Name) - 1 && Name[Len]) {
-    R.Name[Len] = Name[Len];
-    ++Len;
-  }
-  R.Name[Len] = '\0';
+  copyThreadName(R, Name);
   R.Tid.store(Tid, std::memory_order_release);
   return I + 1;
+}
+
+void renameThread(uint32_t Record, const char *Name) {
+  if (Threads && Record && Record <= ThreadCapacity)
+    copyThreadName(Threads[Record - 1], Name);
 }
 
 void setThreadCpu(uint32_t Record, uint64_t CpuNs) {
@@ -256,16 +267,22 @@ const FrameDescriptor *const *slotFrames(const SampleSlot &Slot) {
 uint64_t droppedSamples() { return CpuTable.dropped(); }
 uint64_t truncatedSamples() { return Truncated.load(); }
 
-const char *threadName(uint32_t Tid) {
+void threadName(uint32_t Tid, char (&Out)[16]) {
   uint32_t N = ThreadsUsed.load();
   if (N > ThreadCapacity)
     N = ThreadCapacity;
   // The latest record wins: a tid reused after a thread ended names the
   // newer thread, whose samples come last.
-  for (uint32_t I = N; I-- > 0;)
-    if (Threads[I].Tid.load(std::memory_order_acquire) == Tid)
-      return Threads[I].Name;
-  return "";
+  Out[0] = '\0';
+  for (uint32_t I = N; I-- > 0;) {
+    if (Threads[I].Tid.load(std::memory_order_acquire) != Tid)
+      continue;
+    uint64_t Words[2] = {Threads[I].Name[0].load(std::memory_order_relaxed),
+                         Threads[I].Name[1].load(std::memory_order_relaxed)};
+    memcpy(Out, Words, sizeof(Out));
+    Out[sizeof(Out) - 1] = '\0';
+    return;
+  }
 }
 
 } // namespace spinelprof

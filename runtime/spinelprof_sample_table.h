@@ -73,11 +73,13 @@ struct SampleSlot {
   std::atomic<uint64_t> WeightNs;
 };
 
-/// A thread seen by the handler, with the name it had at its first sample
-/// and, in cpu mode, the CPU time its samples stand for.
+/// A thread seen by the handler, with its name (from its first sample,
+/// renamed at its end) and, in cpu mode, the CPU time its samples stand
+/// for.
 struct ThreadRecord {
   std::atomic<uint32_t> Tid; // 0 until the name is written.
-  char Name[16];
+  /// Up to 15 bytes and a NUL, in two words: a rename may race the writer.
+  std::atomic<uint64_t> Name[2];
   std::atomic<uint64_t> CpuNs;
 };
 
@@ -164,6 +166,10 @@ void noteTruncated();
 /// any thread.
 uint32_t registerThread(uint32_t Tid, const char *Name);
 
+/// Gives a thread's record (registerThread's) the name the thread has now.
+/// Async-signal-safe; any thread.
+void renameThread(uint32_t Record, const char *Name);
+
 /// Cpu mode: the CPU time the samples of a thread's record stand for (its
 /// CPU clock from registration to its last timer signal), set as it grows.
 /// Async-signal-safe; the record's thread.
@@ -187,8 +193,8 @@ const SampleSlot *sampleClaimedSlot(size_t K);
 const FrameDescriptor *const *slotFrames(const SampleSlot &Slot);
 uint64_t droppedSamples();
 uint64_t truncatedSamples();
-/// The name registered for Tid, or "" if it was never registered.
-const char *threadName(uint32_t Tid);
+/// The name registered for Tid, or "" if it was never registered, in Out.
+void threadName(uint32_t Tid, char (&Out)[16]);
 
 } // namespace spinelprof
 

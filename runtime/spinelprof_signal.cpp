@@ -663,6 +663,10 @@ void stopSampling() {
   // microseconds; give up after a second rather than hang an exiting
   // program.
   awaitHandlers();
+  // No handler names a thread now: the names its threads have at the end.
+  for (uint32_t I = 0, Limit = threadSlotLimit(); I < Limit; ++I)
+    if (threadSlot(I).State.load() == ThreadSlot::Active)
+      refreshThreadName(threadSlot(I));
 }
 
 void restartSamplingAfterFork() {

@@ -280,7 +280,12 @@ static void writeThread(BufferedFile &File, const SprofContents &C,
     switch (F) {
     case ThreadField::Run: break; // A profile of one run has none.
     case ThreadField::Tid: File.writeUnsigned(Tid); break;
-    case ThreadField::Name: File.writeJsonString(threadName(Tid)); break;
+    case ThreadField::Name: {
+      char Name[16];
+      threadName(Tid, Name);
+      File.writeJsonString(Name);
+      break;
+    }
     case ThreadField::Samples: File.writeUnsigned(Count); break;
     case ThreadField::WeightNs: File.writeUnsigned(WeightNs); break;
     case ThreadField::Bytes: File.writeUnsigned(WeightNs); break;

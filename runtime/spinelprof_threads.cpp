@@ -314,6 +314,7 @@ void unregisterCurrentThread() {
   stopThreadTimer(*S);
   if (S->Named.load())
     noteFinalCpu(*S); // Its CPU to the end: what its samples stand for.
+  refreshThreadName(*S);
   S->State.store(ThreadSlot::Free, std::memory_order_release);
 }
 
@@ -374,16 +375,53 @@ void viewStack(StackView &S) {
     S.Leaf = &UnknownFrame;
 }
 
+/// T's thread's name now: "main" for the process's first thread, else
+/// what the program set (prctl on the thread itself; another thread's from
+/// /proc/self/task/TID/comm), or "" when it cannot be read.
+/// Async-signal-safe (prctl, open, read, close).
+static void currentThreadName(const ThreadSlot &T, char (&Name)[16]) {
+  memcpy(Name, "main", 5);
+  if (T.Tid == static_cast<uint32_t>(getpid()))
+    return;
+  Name[0] = '\0';
+  if (T.Tid == static_cast<uint32_t>(gettid())) {
+    (void)prctl(PR_GET_NAME, Name, 0, 0, 0);
+    Name[15] = '\0';
+    return;
+  }
+  char Path[40] = "/proc/self/task/", Digits[10];
+  size_t Len = strlen(Path), N = 0;
+  for (uint32_t Tid = T.Tid; Tid; Tid /= 10)
+    Digits[N++] = char('0' + Tid % 10);
+  while (N)
+    Path[Len++] = Digits[--N];
+  memcpy(Path + Len, "/comm", 6);
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return;
+  ssize_t Got = read(Fd, Name, 15);
+  close(Fd);
+  Name[Got > 0 ? Got : 0] = '\0';
+  if (Got > 0 && Name[Got - 1] == '\n')
+    Name[Got - 1] = '\0';
+}
+
 void nameThread(ThreadSlot &T) {
   if (T.Named.load(std::memory_order_relaxed) ||
       T.Named.exchange(1, std::memory_order_relaxed))
     return;
-  char Name[16] = "main";
-  if (T.Tid != static_cast<uint32_t>(getpid())) {
-    (void)prctl(PR_GET_NAME, Name, 0, 0, 0);
-    Name[15] = '\0';
-  }
+  char Name[16];
+  currentThreadName(T, Name);
   T.Record = registerThread(T.Tid, Name);
+}
+
+void refreshThreadName(ThreadSlot &T) {
+  if (!T.Named.load() || !T.Record)
+    return;
+  char Name[16];
+  currentThreadName(T, Name);
+  if (Name[0]) // Else the name of its first sample stays.
+    renameThread(T.Record, Name);
 }
 
 } // namespace spinelprof

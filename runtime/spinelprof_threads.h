@@ -85,11 +85,17 @@ void viewStack(StackView &S);
 
 /// Gives T's thread id its name in the sample table, once, read with
 /// prctl; the process's first thread is "main". Called at the thread's
-/// first sample, not at a signal that found it off the CPU, which may come
-/// before the thread names itself (pthread_setname_np after its start:
-/// thread-weights.c under ASan read "app"). Async-signal-safe; on T's own
-/// thread.
+/// first sample, not at a signal that found it off the CPU. Async-signal-
+/// safe; on T's own thread.
 void nameThread(ThreadSlot &T);
+
+/// Names T's record again with the name its thread has now, as the program
+/// set it: the first sample can come before the thread names itself
+/// (pthread_setname_np after its start; the first instant is uniform in
+/// the first stratum, microseconds after the start: thread-weights.c read
+/// "app" under ASan). Called when the thread ends and when sampling stops.
+/// Async-signal-safe; any thread.
+void refreshThreadName(ThreadSlot &T);
 
 /// The synthetic frames.
 extern const FrameDescriptor TruncatedFrame;
