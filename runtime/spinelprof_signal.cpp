@@ -124,12 +124,12 @@ static uint64_t uniformUpTo(ThreadSlot &T, uint64_t N) {
 /// the last one drawn. The strata tile the thread's time since its timer
 /// started, less the sampler's own stalls (armAfterStall), one instant in
 /// each: every moment of the program has the same chance of holding an
-/// instant, whatever the program did before it. An interval drawn from
-/// the last instant instead (uniform in [Q/2, 3Q/2]) places each instant
-/// by the previous one's phase: two equal methods of a program waking
-/// every 0.5 or 1 period read up to ~1 pp apart, simulated on an ideal
-/// machine (bench/accuracy/results/2026-11-27-poisson.md); exponential
-/// intervals have no such bias but Poisson counts, ~3.5 times as variable.
+/// instant, whatever the program did in earlier strata. An interval drawn
+/// from the last instant instead (uniform in [Q/2, 3Q/2]) places each
+/// instant by the previous one's phase: two equal methods of a program
+/// waking every 0.5 or 1 period read up to ~1 pp apart, simulated on an
+/// ideal machine; exponential intervals have no such bias but Poisson
+/// counts, ~3.5 times as variable (bench/accuracy/results/2026-11-27-*.md).
 /// Async-signal-safe; on T's thread.
 static uint64_t nextInstant(ThreadSlot &T) {
   if (!T.NextDueNs) {
