@@ -14,6 +14,7 @@
 //                    store volatile %d + 1, depth
 //                    (uses of the marker's result: %d)
 //   pop(%d):         store volatile %d, depth
+//                    (in a large function: store volatile (load depth) - 1)
 //   repush(@desc, %d): the push's two stores
 //
 // A push nested k levels inside another frame of the same function (an
@@ -27,7 +28,8 @@
 // the same slot and depth as the load would give (every call returns with
 // the depth it was called with, so within one function only its own
 // markers move it), except past the capacity, where both are sinks.
-// StaticDepths finds these pushes by a dataflow over the markers.
+// StaticDepths finds these pushes by a dataflow over the markers; in a
+// large function (StaticDepths.h) only within a block.
 //
 // Every load and store of the stack carries a TBAA type of its own.
 //
@@ -124,6 +126,7 @@ private:
   PushedFrame emitPushStores(IRBuilder<> &B, Value *Stack,
                              Value *Desc, Value *Depth,
                              const PushedFrame *Known);
+  LoadInst *loadDepth(IRBuilder<> &B, Value *Stack);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
   GlobalVariable *getThreadLocal(const char *Name, Type *Ty);
 
@@ -238,6 +241,12 @@ Value *MarkerLowering::emitStackAddress(Instruction *Before) {
   return Stack;
 }
 
+LoadInst *MarkerLowering::loadDepth(IRBuilder<> &B, Value *Stack) {
+  LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
+  Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
+  return Depth;
+}
+
 void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
                                   Align A) {
   B.CreateAlignedStore(V, Addr, A, /*isVolatile=*/true)
@@ -302,9 +311,8 @@ MarkerLowering::lowerPushes(ArrayRef<BasicBlock *> Blocks,
       Lowered[Call] = lowerNestedPush(B, Stack, Desc, RootPush, Level);
       continue;
     }
-    LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Stack, Align(4));
+    LoadInst *Depth = loadDepth(B, Stack);
     Depth->takeName(Call);
-    Depth->setMetadata(LLVMContext::MD_tbaa, StackTBAA);
     Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr)};
   }
   return Lowered;
@@ -349,7 +357,10 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
                                    : Lowered.end();
     if (It != Lowered.end())
       Depth = It->second.Depth;
-    if (IsPop)
+    if (IsPop && Pushes.size() > LargeFunctionPushes)
+      storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
+                   Align(4));
+    else if (IsPop)
       storeToStack(B, Depth, Stack, Align(4));
     else
       emitPushStores(B, Stack, Call->getArgOperand(0), Depth,

@@ -15,13 +15,6 @@
 using namespace llvm;
 using namespace spinelprof;
 
-/// Above this many pushes in one function every push loads its depth: the
-/// outer frame's depth and slot, live through the whole of a huge function,
-/// cost the register allocator more than the loads cost at run time
-/// (gen_large.py's `main`, 507 pushes: +13 % of the compile's instructions;
-/// the largest of Spinel's benchmarks' functions have 37-52).
-static constexpr unsigned MaxPushes = 64;
-
 /// The depth at a point of a function, relative to a push of it: the depth
 /// that push loaded (its result) plus Level. Undef where nothing reached yet.
 struct spinelprof::DepthState {
@@ -49,8 +42,13 @@ struct spinelprof::DepthState {
 StaticDepths::StaticDepths(ArrayRef<BasicBlock *> Blocks, size_t PushCount,
                            unsigned MaxLevel)
     : MaxLevel(MaxLevel) {
-  if (PushCount < 2 || PushCount > MaxPushes)
-    return; // nothing stands on anything, or too much would
+  if (PushCount < 2)
+    return; // nothing stands on anything
+  if (PushCount > LargeFunctionPushes) {
+    for (BasicBlock *BB : Blocks) // each block on its own
+      transfer(*BB, DepthState::unknown());
+    return;
+  }
   DenseMap<BasicBlock *, DepthState> In;
   In[Blocks.front()] = DepthState::unknown(); // the entry block
   // States only rise (Undef, Known, Unknown), so this ends; the last sweep

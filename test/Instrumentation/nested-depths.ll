@@ -4,7 +4,8 @@
 ; paths to a push disagree on the frames open above the function's (a join
 ; of different states, a second return from setjmp, a landing pad), or the
 ; level reaches SPINELPROF_STACK_SINK_SLOTS (16), the push loads the depth.
-; So does every push of a function with more than 64 (StaticDepths.cpp).
+; In a function of more than 64 pushes (StaticDepths.h) a push stands only
+; on one of its own block, and a pop counts the depth down.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
 ; RUN: %python %S/Inputs/nested_pushes.py 64 \
 ; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
@@ -12,9 +13,32 @@
 ; RUN: %python %S/Inputs/nested_pushes.py 65 \
 ; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
 ; RUN:   | FileCheck %s --check-prefix=OVER64
+; RUN: %python %S/Inputs/nested_pushes.py 64 siblings \
+; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
+; RUN:   | FileCheck %s --check-prefix=SIB64
+; RUN: %python %S/Inputs/nested_pushes.py 65 siblings \
+; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
+; RUN:   | FileCheck %s --check-prefix=SIB65
+; 64 nested pushes: levels 0, 16, 32 and 48 load.
 ; AT64-COUNT-4: load i32
 ; AT64-NOT:     load i32
-; OVER64-COUNT-65: load i32
+; 65 in one block: the pushes at levels 0, 16, 32, 48 and 64 load, and
+; each of the 65 pops.
+; OVER64-COUNT-70: load i32
+; OVER64-NOT:      load i32
+; 64 frames one after another, in blocks of their own: each stands in the
+; first one's place.
+; SIB64-COUNT-1: load i32
+; SIB64-NOT:     load i32
+; 65: each push loads, and each pop counts down.
+; SIB65:      b1:
+; SIB65-NEXT:   [[D:%.*]] = load i32, ptr [[STACK:%spinelprof.stack]], align 4
+; SIB65:        store volatile i32 {{%.*}}, ptr [[STACK]]
+; SIB65-NEXT:   call void @work()
+; SIB65-NEXT:   [[E:%.*]] = load i32, ptr [[STACK]], align 4
+; SIB65-NEXT:   [[F:%.*]] = sub i32 [[E]], 1
+; SIB65-NEXT:   store volatile i32 [[F]], ptr [[STACK]]
+; SIB65-NEXT:   br label %b2
 
 @desc = private constant i8 0
 
