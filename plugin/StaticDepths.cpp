@@ -45,7 +45,6 @@ StaticDepths::StaticDepths(ArrayRef<BasicBlock *> Blocks, size_t PushCount,
   if (PushCount < 2)
     return; // nothing stands on anything
   if (PushCount > LargeFunctionPushes) {
-    Large = true;
     for (BasicBlock *BB : Blocks) // each block on its own
       transfer(*BB, DepthState::unknown());
     return;
@@ -102,7 +101,7 @@ DepthState StaticDepths::afterMarker(CallBase &Call, FrameMarker Kind,
   auto *Push =
       dyn_cast<CallBase>(Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1));
   auto It = Push ? Placed.find(Push) : Placed.end();
-  if (It == Placed.end() || (Large && Push->getParent() != Call.getParent()))
+  if (It == Placed.end())
     return DepthState::unknown();
   auto [Root, Level] = It->second;
   return Root ? DepthState::known(Root, Level + Above)

@@ -63,7 +63,6 @@ private:
   DepthState afterMarker(llvm::CallBase &Call, FrameMarker Kind, DepthState In);
 
   unsigned MaxLevel;
-  bool Large = false; ///< pushes stand only on pushes of their own block
   /// For every push reached so far: where it stands ({null, 0}: it loads).
   llvm::DenseMap<llvm::CallBase *, std::pair<llvm::CallBase *, unsigned>>
       Placed;
