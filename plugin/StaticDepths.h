@@ -10,7 +10,8 @@
 // finds it. A join of paths that disagree, the second return of a
 // returns_twice call and an exception's landing pad come with a depth the
 // markers do not tell: a push there loads. In a large function (more than
-// LargeFunctionPushes pushes) a push stands only on one in its own block.
+// LargeFunctionPushes pushes) a push stands only on a frame pushed or
+// popped in its own block.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_STATICDEPTHS_H
@@ -30,13 +31,14 @@ class CallBase;
 namespace spinelprof {
 
 /// A function with more pushes than this is large: its pushes stand only
-/// on pushes of their own block, and its pops count the depth down instead
-/// of storing the saved one (abi.h). Values live from a push to its pop, or
-/// to the pushes standing on it, across hundreds of calls and blocks cost
-/// the register allocator more than they save at run time. gen_large.py's
+/// on frames pushed or popped in their own block, and its pops count the
+/// depth down instead of storing the saved one (abi.h). Values live from a
+/// push to its pop, or to the pushes standing on it, across hundreds of
+/// calls and blocks cost the register allocator more than they save at run
+/// time. gen_large.py's
 /// `main` (507 pushes; clang -O2's instructions for the whole file, in
 /// points of plain clang's): standing on any push of the function +13,
-/// on pushes of the same block -0.7 against on none, pops counting down
+/// on frames of the same block -0.7 against on none, pops counting down
 /// -1.7 more. The largest functions of Spinel's benchmarks have 37-52
 /// pushes.
 constexpr size_t LargeFunctionPushes = 64;

@@ -110,9 +110,9 @@ struct spinelprof_frame_descriptor {
  * Pop (before every return): depth = d (the value saved at entry), so a frame
  * abandoned by longjmp heals at the caller's next return. In a function of
  * more than 64 pushes (its own and inlined callees'; plugin/StaticDepths.h)
- * a pop is depth = depth - 1 and a nested push stands only on a push of its
- * own basic block: saved depths live across all of such a function cost the
- * compiler more than they save. There a frame abandoned by longjmp heals at
+ * a pop is depth = depth - 1 and a nested push stands only on a frame pushed
+ * or popped in its own basic block: saved depths live across all of such a
+ * function cost the compiler more than they save. There a frame abandoned by longjmp heals at
  * the re-push after setjmp (Spinel's rescue) or a smaller caller's return,
  * not at the next pop. After each call to
  * a returns_twice function the caller pushes its own frame again (its slot,

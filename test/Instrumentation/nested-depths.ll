@@ -5,7 +5,7 @@
 ; of different states, a second return from setjmp, a landing pad), or the
 ; level reaches SPINELPROF_STACK_SINK_SLOTS (16), the push loads the depth.
 ; In a function of more than 64 pushes (StaticDepths.h) a push stands only
-; on one of its own block, and a pop counts the depth down.
+; on a frame pushed or popped in its own block, and a pop counts down.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
 ; RUN: %python %S/Inputs/nested_pushes.py 64 \
 ; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \

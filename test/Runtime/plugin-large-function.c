@@ -1,6 +1,6 @@
 // Runtime and plugin together: a large function (main, with 80 frames
 // inlined into it: more than 64 pushes) has its pushes stand only on
-// pushes of their own block and its pops count the depth down
+// frames pushed or popped in their own block and its pops count down
 // (plugin/StaticDepths.h). Its stacks read as a small function's: each
 // inlined method right under <main>, and after a raise that longjmps from
 // inside one of them (skipping its pop and the raiser's) to main's setjmp,
