@@ -35,8 +35,8 @@ namespace spinelprof {
 /// depth down instead of storing the saved one (abi.h). Values live from a
 /// push to its pop, or to the pushes standing on it, across hundreds of
 /// calls and blocks cost the register allocator more than they save at run
-/// time. gen_large.py's
-/// `main` (507 pushes; clang -O2's instructions for the whole file, in
+/// time. gen_large.py's `main` (507 pushes; clang -O2's instructions for
+/// the whole file, in
 /// points of plain clang's): standing on any push of the function +13,
 /// on frames of the same block -0.7 against on none, pops counting down
 /// -1.7 more. The largest functions of Spinel's benchmarks have 37-52

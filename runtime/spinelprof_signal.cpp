@@ -367,6 +367,13 @@ static CpuSince readCpuSince(ThreadSlot &T, uint64_t Now) {
   return Since;
 }
 
+/// Whether the thread used under a tenth of a CPU in Since's span: the
+/// rule that backs its strata off, and, the other way, ends the backoff.
+/// Async-signal-safe.
+static bool nearlyIdle(const CpuSince &Since) {
+  return Since.CpuSpan * 10 < Since.WallSpan;
+}
+
 /// Cpu mode, a signal that came promptly but interrupted a wait no
 /// wrapper covers: the thread was asleep at its instant, so no sample. A
 /// nearly idle thread (under a tenth of a CPU since the last clock read)
@@ -374,7 +381,7 @@ static CpuSince readCpuSince(ThreadSlot &T, uint64_t Now) {
 /// interrupted. Async-signal-safe; on T's thread.
 static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
   CpuSince Since = readCpuSince(T, Now);
-  if (Since.CpuSpan * 10 < Since.WallSpan && T.Backoff < MaxBackoff)
+  if (nearlyIdle(Since) && T.Backoff < MaxBackoff)
     ++T.Backoff;
   setCpuSinceStart(T, Since.Cpu);
 }
@@ -417,7 +424,7 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
   // again. Left backed off until one such instant counts, it went up to
   // 64 Q unsampled each time (Runtime/idle-wait.c beside two busy loops:
   // 101-151 samples of its 300 ms burn in 4 of ~70 runs).
-  if (Since.CpuSpan * 10 >= Since.WallSpan)
+  if (!nearlyIdle(Since))
     endBackoff(T);
   if (!Blocked && Since.CpuSpan * 10 >= Since.WallSpan * 9)
     recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);

@@ -112,9 +112,9 @@ struct spinelprof_frame_descriptor {
  * more than 64 pushes (its own and inlined callees'; plugin/StaticDepths.h)
  * a pop is depth = depth - 1 and a nested push stands only on a frame pushed
  * or popped in its own basic block: saved depths live across all of such a
- * function cost the compiler more than they save. There a frame abandoned by longjmp heals at
- * the re-push after setjmp (Spinel's rescue) or a smaller caller's return,
- * not at the next pop. After each call to
+ * function cost the compiler more than they save. There a frame abandoned
+ * by longjmp heals at the re-push after setjmp (Spinel's rescue) or a
+ * smaller caller's return, not at the next pop. After each call to
  * a returns_twice function the caller pushes its own frame again (its slot,
  * d + 1). A self tail call is preceded by the pop instead of followed by it,
  * so that the compiler can still make it a loop (the frame is then there
