@@ -139,6 +139,10 @@ bool isInstrumentable(const Function &F) {
 }
 
 FrameReason FramePolicy::classify(const Function &F) const {
+  // Wherever it is defined (Spinel writes a class's scanner in the
+  // program's file): it runs only under the collector's marking frame.
+  if (isGCCallbackName(F.getName()))
+    return FrameReason::GCCallback;
   if (getDefinitionSite(F, CompilingRuntimeLibrary).IsProgramOwn)
     return F.hasFnAttribute(Attribute::InlineHint) ? FrameReason::TrivialMethod
                                                    : FrameReason::ProgramOwn;
@@ -166,6 +170,7 @@ bool keepsFrame(FrameReason Reason) {
   case FrameReason::LargeHelper:
   case FrameReason::CallingHelper:
     return true;
+  case FrameReason::GCCallback:
   case FrameReason::TinyGCLeaf:
   case FrameReason::SmallHelper:
     return false;
@@ -217,6 +222,14 @@ FrameChoice FramePolicy::choose(const Function &F) const {
   if (AllFrames)
     return FrameChoice::Push;
   FrameReason Reason = classify(F);
+  // A collector callback is called once per object marked (binary trees:
+  // a push and pop per node and per pointer it marks, 2-3 % of the
+  // program's instructions), and always under the collector's own frames,
+  // so the GC share and its marking part are the same without its push.
+  // What it calls is another callback or native code: a sample whose PC is
+  // in it has it as the leaf.
+  if (Reason == FrameReason::GCCallback)
+    return LeafMaxSize ? FrameChoice::PcNamed : FrameChoice::Push;
   if ((Reason == FrameReason::ProgramOwn ||
        Reason == FrameReason::TrivialMethod) &&
       isSmallLeaf(F))

@@ -45,6 +45,8 @@ enum class FrameReason {
   TrivialMethod,   ///< kept, but dropped by `lean`: the program's own and
                    ///< `inline` (Spinel: <= 3 statements, no yield)
   GCEntry,         ///< kept: a GC function that calls something or is big
+  GCCallback,      ///< PC-named: a collector callback run once per object
+                   ///< it marks (*_gc_scan, _proc_cap_scan_N, sp_gc_mark)
   LargeHelper,     ///< kept: a runtime helper of HelperMinSize or more
   CallingHelper,   ///< kept: a smaller helper, not inline, that calls out
   TinyGCLeaf,      ///< dropped: a GC function under HelperMinSize that
@@ -80,8 +82,9 @@ enum class FrameChoice {
 /// `Frames=default`: every function of the program's own source (its .c,
 /// or a .rb named by #line) — user methods, blocks, procs, lambdas, fiber
 /// bodies, main — a push, except small leaves (isSmallLeaf), which are
-/// PC-named; and the GC's functions that call something or are big
-/// (sp_gc_collect, sp_gc_mark, *_gc_scan, ...); of the runtime helpers
+/// PC-named; the GC's functions that call something or are big
+/// (sp_gc_collect, sp_gc_mark_all, sp_gc_sweep, ...) a push, its
+/// per-object callbacks (isGCCallbackName) PC-named; of the runtime helpers
 /// defined in headers, those of DefaultHelperMinSize IR instructions or
 /// more, and the smaller ones that are not `inline` and call a function.
 /// `Frames=lean`: the default without the program's own `inline` functions

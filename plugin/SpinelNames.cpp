@@ -120,12 +120,16 @@ DefinitionSite getSourceDefinitionSite(const Function &F) {
   return Site;
 }
 
-bool isGCFunctionName(StringRef CName) {
-  if (CName.starts_with("sp_gc_") || CName.ends_with("_gc_scan") ||
-      CName == "sp_str_sweep")
+bool isGCCallbackName(StringRef CName) {
+  if (CName.ends_with("_gc_scan") || CName == "sp_gc_mark")
     return true;
   // The GC scanner of a proc's captures: _proc_cap_scan_N.
   return CName.consume_front("_proc_cap_scan_") && isAllDigits(CName);
+}
+
+bool isGCFunctionName(StringRef CName) {
+  return CName.starts_with("sp_gc_") || CName == "sp_str_sweep" ||
+         isGCCallbackName(CName);
 }
 
 std::string rubyMethodName(StringRef CName) {

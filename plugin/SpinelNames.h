@@ -55,6 +55,11 @@ DefinitionSite getSourceDefinitionSite(const llvm::Function &F);
 /// `_proc_cap_scan_N` (the scanner of a proc's captures).
 bool isGCFunctionName(llvm::StringRef CName);
 
+/// True for the collector's callbacks run once per object it marks: the
+/// scanners `*_gc_scan` and `_proc_cap_scan_N`, and `sp_gc_mark`, which
+/// they call for each pointer.
+bool isGCCallbackName(llvm::StringRef CName);
+
 /// The Ruby name of a Spinel method symbol, or "" when \p CName is not
 /// shaped like one. After `sp_`, the leading capitalised `_`-separated
 /// tokens are the class nesting (`::`), none meaning `Object`; `cls` next

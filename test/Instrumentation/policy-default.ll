@@ -4,6 +4,9 @@
 ; theirs unless they are small and call nothing, other helpers only when
 ; they are big (-spinelprof-helper-min-size, 100 IR instructions) or are not
 ; `inline` (inlinehint) and call a function (intrinsics do not count).
+; The collector's per-object callbacks (*_gc_scan, sp_gc_mark) are
+; PC-named (flag 4) wherever they are defined: no push, since they run
+; only under the collector's own frames.
 
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s --check-prefix=KEEP
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -S %s | FileCheck %s --check-prefix=DROP
@@ -11,9 +14,9 @@
 ; KEEP-DAG: @__spinelprof_desc.sp_Vec_x =
 ; KEEP-DAG: @__spinelprof_desc._sp_proc_fn_1 =
 ; KEEP-DAG: @__spinelprof_desc._fiber_body_2 =
-; KEEP-DAG: @__spinelprof_desc.sp_Tree_gc_scan =
-; KEEP-DAG: @__spinelprof_desc.sp_gc_collect =
-; KEEP-DAG: @__spinelprof_desc.sp_gc_mark =
+; KEEP-DAG: @__spinelprof_desc.sp_Tree_gc_scan = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 4,
+; KEEP-DAG: @__spinelprof_desc.sp_gc_collect = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 0,
+; KEEP-DAG: @__spinelprof_desc.sp_gc_mark = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 4,
 ; KEEP-DAG: @__spinelprof_desc.sp_str_alloc =
 ; KEEP-DAG: @__spinelprof_desc.sp_raise =
 ; DROP-NOT: @__spinelprof_desc.sp_gc_hdr_of =
@@ -22,6 +25,15 @@
 ; DROP-NOT: @__spinelprof_desc.sp_str_len =
 ; DROP-NOT: @__spinelprof_desc.sp_int_add =
 ; DROP-NOT: @__spinelprof_desc.sp_big_leaf =
+; A callback has no push; the collector has one.
+; DROP-LABEL: define internal void @sp_Tree_gc_scan(
+; DROP-NOT: spinelprof
+; DROP: ret void
+; DROP-LABEL: define internal void @sp_gc_collect(
+; DROP: store volatile ptr @__spinelprof_desc.sp_gc_collect
+; DROP-LABEL: define internal void @sp_gc_mark(
+; DROP-NOT: spinelprof
+; DROP: ret void
 ; A dropped function is left exactly as it was.
 ; DROP-LABEL: define internal i64 @sp_str_len(
 ; DROP-NEXT: ret i64 %n

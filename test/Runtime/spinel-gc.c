@@ -2,7 +2,9 @@
 // runs from the allocator. The GC's own functions (sp_gc_*, the per-class
 // *_gc_scan mark callbacks, sp_str_sweep) must be kind "gc" in the profile
 // and appear only under the method that allocated (Node.new, from
-// Object#make_tree), never on their own or under the tree walk.
+// Object#make_tree), never on their own or under the tree walk. The
+// per-object callbacks (the scanners, sp_gc_mark) have no push: they are
+// named by the PC, as leaves under the marking frame.
 //
 // UNSUPPORTED: tsan
 // (Under TSan a signal waits for TSan's next interceptor or runtime call,
@@ -30,9 +32,7 @@
 // STACKS: sp_gc_alloc_nogc -> sp_gc_add_page
 // STACKS: sp_gc_add_page -> sp_gc_xmalloc, sp_gc_slot
 // STACKS: sp_gc_collect -> sp_gc_mark_all, sp_gc_sweep, sp_str_sweep
-// STACKS: sp_gc_mark_all -> sp_gc_mark
-// STACKS: sp_gc_mark -> sp_gc_hdr_of, *gc_scan
-// STACKS: *gc_scan -> sp_gc_mark
+// STACKS: sp_gc_mark_all -> sp_gc_mark, *gc_scan, sp_gc_hdr_of
 // STACKS: sp_gc_sweep -> sp_gc_slot, sp_gc_sweep_list
 // STACKS: sp_str_sweep -> sp_gc_sweep_list
 // STACKS-SAMPLES: >= 50
@@ -40,9 +40,10 @@
 // STACKS-ANY: Node#check >= 3%
 //
 // The collector runs under the allocating method, marking the long-lived
-// tree through the class's scan callback, and sweeping (a [native] leaf,
-// e.g. libc's free under the sweep, may end either stack).
-// CHECK-DAG: {{^}}<main>;Object#make_tree;{{(Object#make_tree;)*}}Node.new;sp_gc_alloc;sp_gc_collect;sp_gc_mark_all;sp_gc_mark;{{(Node#gc_scan|sp_Node_gc_scan)}};sp_gc_mark{{(;[^;]+)*}} {{[0-9]+$}}
+// tree through the class's scan callback (named by the PC: the leaf), and
+// sweeping (a [native] leaf, e.g. libc's free under the sweep, may end
+// that stack).
+// CHECK-DAG: {{^}}<main>;Object#make_tree;{{(Object#make_tree;)*}}Node.new;sp_gc_alloc;sp_gc_collect;sp_gc_mark_all;{{(Node#gc_scan|sp_Node_gc_scan|sp_gc_mark)}} {{[0-9]+$}}
 // CHECK-DAG: {{^}}<main>;Object#make_tree;{{(Object#make_tree;)*}}Node.new;sp_gc_alloc;sp_gc_collect;sp_gc_sweep{{(;[^;]+)*}} {{[0-9]+$}}
 //
 // KINDS-DAG: frame <main> | main | user | {{.*}}spinel-gc.c | {{[0-9]+}}
@@ -50,7 +51,7 @@
 // KINDS-DAG: frame {{(Node#gc_scan|sp_Node_gc_scan)}} | sp_Node_gc_scan | gc | {{.*}}spinel-gc.c | {{[0-9]+}}
 // KINDS-DAG: frame Object#make_tree | sp_make_tree | user | {{.*}}spinel-gc.c | {{[0-9]+}}
 // KINDS-DAG: frame sp_gc_collect | sp_gc_collect | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
-// KINDS-DAG: frame sp_gc_mark | sp_gc_mark | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
+// KINDS-DAG: frame sp_gc_mark_all | sp_gc_mark_all | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
 // KINDS-DAG: frame sp_gc_sweep | sp_gc_sweep | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
 // KINDS: kind gc {{[1-9][0-9]?\.[0-9]}}%
 // KINDS: kind user 100.0%
