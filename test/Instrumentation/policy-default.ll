@@ -25,7 +25,11 @@
 ; DROP-NOT: @__spinelprof_desc.sp_str_len =
 ; DROP-NOT: @__spinelprof_desc.sp_int_add =
 ; DROP-NOT: @__spinelprof_desc.sp_big_leaf =
-; A callback has no push; the collector has one.
+; A callback has no push; the collector has one. With PC-naming off, a
+; callback gets a push again.
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s --check-prefix=PUSHED
+; PUSHED-LABEL: define internal void @sp_Tree_gc_scan(
+; PUSHED: store volatile ptr @__spinelprof_desc.sp_Tree_gc_scan
 ; DROP-LABEL: define internal void @sp_Tree_gc_scan(
 ; DROP-NOT: spinelprof
 ; DROP: ret void
