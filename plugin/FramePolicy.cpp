@@ -223,7 +223,7 @@ FrameChoice FramePolicy::choose(const Function &F) const {
     return FrameChoice::Push;
   FrameReason Reason = classify(F);
   // A collector callback is called once per object marked (binary trees:
-  // a push and pop per node and per pointer it marks, 2-3 % of the
+  // a push and pop per node and per pointer it marks, ~3 % of the
   // program's instructions), and always under the collector's own frames,
   // so the GC share and its marking part are the same without its push.
   // What it calls is another callback or native code: a sample whose PC is
