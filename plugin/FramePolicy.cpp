@@ -120,6 +120,23 @@ bool FramePolicy::addLeafSize(const Function &F, unsigned Depth,
   return true;
 }
 
+bool FramePolicy::mayInlinePush(const Function &F, unsigned Depth) const {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || Callee == &F || !isInstrumentable(*Callee))
+        continue; // Not a call, an indirect or native one, or recursion.
+      // Another callback is judged by its own body, below.
+      if (!isGCCallbackName(Callee->getName()) &&
+          choose(*Callee) == FrameChoice::Push)
+        return true;
+      if (Depth && mayInlinePush(*Callee, Depth - 1))
+        return true;
+    }
+  return false;
+}
+
 bool FramePolicy::isSmallLeaf(const Function &F) const {
   if (LeafMaxSize == 0 || F.getName() == "main")
     return false;
@@ -228,8 +245,12 @@ FrameChoice FramePolicy::choose(const Function &F) const {
   // so the GC share and its marking part are the same without its push.
   // What it calls is another callback or native code: a sample whose PC is
   // in it has it as the leaf.
+  // Unless a pushed frame may be inlined into it (under UBSan even
+  // sp_gc_hdr_of calls out and keeps one): a sample inside that frame
+  // would read the callback on top of it.
   if (Reason == FrameReason::GCCallback)
-    return LeafMaxSize ? FrameChoice::PcNamed : FrameChoice::Push;
+    return LeafMaxSize && !mayInlinePush(F, /*Depth=*/3) ? FrameChoice::PcNamed
+                                                         : FrameChoice::Push;
   if ((Reason == FrameReason::ProgramOwn ||
        Reason == FrameReason::TrivialMethod) &&
       isSmallLeaf(F))

@@ -122,6 +122,10 @@ private:
   /// program counter is in it (or, inlined, in its caller's code).
   bool isSmallLeaf(const llvm::Function &F) const;
 
+  /// True when a function that gets a push is called from \p F, or from
+  /// the callees it may inline, \p Depth calls deep.
+  bool mayInlinePush(const llvm::Function &F, unsigned Depth) const;
+
   /// isSmallLeaf's walk over \p F and the callees it inlines.
   bool addLeafSize(const llvm::Function &F, unsigned Depth,
                    unsigned &Size) const;

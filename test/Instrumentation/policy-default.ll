@@ -17,6 +17,9 @@
 ; KEEP-DAG: @__spinelprof_desc.sp_Tree_gc_scan = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 4,
 ; KEEP-DAG: @__spinelprof_desc.sp_gc_collect = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 0,
 ; KEEP-DAG: @__spinelprof_desc.sp_gc_mark = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 4,
+; A callback that calls a pushed helper (which -O2 may inline into it) is
+; pushed too: a sample in the helper would read the callback on top of it.
+; KEEP-DAG: @__spinelprof_desc.sp_Big_gc_scan = private constant {{.*}} { i32 1, i32 3, i32 {{[0-9]+}}, i32 0,
 ; KEEP-DAG: @__spinelprof_desc.sp_str_alloc =
 ; KEEP-DAG: @__spinelprof_desc.sp_raise =
 ; DROP-NOT: @__spinelprof_desc.sp_gc_hdr_of =
@@ -119,6 +122,11 @@ define internal void @_fiber_body_2(ptr %f) !dbg !13 {
 
 define internal void @sp_Tree_gc_scan(ptr %p) !dbg !14 {
   call void @sp_gc_mark(ptr %p), !dbg !31
+  ret void
+}
+
+define internal void @sp_Big_gc_scan(ptr %p) {
+  %s = call ptr @sp_str_alloc(i64 1)
   ret void
 }
 
