@@ -242,12 +242,10 @@ FrameChoice FramePolicy::choose(const Function &F) const {
   // A collector callback is called once per object marked (binary trees:
   // a push and pop per node and per pointer it marks, ~3 % of the
   // program's instructions), and always under the collector's own frames,
-  // so the GC share and its marking part are the same without its push.
-  // What it calls is another callback or native code: a sample whose PC is
-  // in it has it as the leaf.
-  // Unless a pushed frame may be inlined into it (under UBSan even
-  // sp_gc_hdr_of calls out and keeps one): a sample inside that frame
-  // would read the callback on top of it.
+  // so the GC share and its marking part are the same without its push: a
+  // sample whose PC is in it has it as the leaf. Not when a pushed frame
+  // may be inlined into it (under UBSan even sp_gc_hdr_of calls out and
+  // keeps one): a sample inside that frame would read the callback on top.
   if (Reason == FrameReason::GCCallback)
     return LeafMaxSize && !mayInlinePush(F, /*Depth=*/3) ? FrameChoice::PcNamed
                                                          : FrameChoice::Push;

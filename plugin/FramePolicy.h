@@ -45,8 +45,9 @@ enum class FrameReason {
   TrivialMethod,   ///< kept, but dropped by `lean`: the program's own and
                    ///< `inline` (Spinel: <= 3 statements, no yield)
   GCEntry,         ///< kept: a GC function that calls something or is big
-  GCCallback,      ///< PC-named: a collector callback run once per object
-                   ///< it marks (*_gc_scan, _proc_cap_scan_N, sp_gc_mark)
+  GCCallback,      ///< PC-named (pushed when a pushed function may be
+                   ///< inlined into it): a collector callback run once per
+                   ///< object marked (*_gc_scan, _proc_cap_scan_N, sp_gc_mark)
   LargeHelper,     ///< kept: a runtime helper of HelperMinSize or more
   CallingHelper,   ///< kept: a smaller helper, not inline, that calls out
   TinyGCLeaf,      ///< dropped: a GC function under HelperMinSize that
