@@ -268,8 +268,8 @@ void startClocks(ThreadSlot &T) {
     T.CpuClock = CLOCK_THREAD_CPUTIME_ID; // Read on the thread: its own.
   T.StartCpuNs = threadCpuNs();
   T.LastWallNs = monotonicNs();
-  T.LastDeliveryNs = T.LastWallNs;
-  T.LastDeliveryCpuNs = T.StartCpuNs;
+  T.LastReadNs = T.LastWallNs;
+  T.LastReadCpuNs = T.StartCpuNs;
   T.InCallCredit = 0;
   T.BlockStartNs = T.BlockEndNs = 0;
   T.BlockedNs = T.BlockCarryNs = T.BlockCreditNs = 0;
