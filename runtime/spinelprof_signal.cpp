@@ -63,7 +63,7 @@ static std::atomic<int> InFlight; // Handlers recording now.
 /// A signal delivered later than this after its instant may have waited
 /// for the thread to get a CPU (a thread preempted before its instant gets
 /// it as it runs again), or followed it to another CPU; the CPU clock then
-/// says whether the thread ran until its instant (ranUntilInstant). One
+/// says whether the thread ran on until its instant (ranUntilInstant). One
 /// delivered sooner counts without a clock read. Measured here: 95-99 % of
 /// the signals of a running thread arrive 30-130 us after their instant
 /// (the interrupt goes through the hypervisor). The bound is also the
@@ -424,19 +424,22 @@ static uint64_t CpuReadNs;
 /// (Since) covers the wall time from the read to the instant (ToInstant),
 /// less one read's cost (the CPU clock is read after CLOCK_MONOTONIC).
 /// Under load most late signals are of a thread that lost the CPU before
-/// its instant; but a thread preempted on its timer interrupt's return (a
-/// wake-up on its CPU), or whose signal followed it to another CPU, ran
-/// through its instant, and its stack is the instant's. Beside wake-up-
-/// heavy load ~4 % of a burning thread's running instants are such, and
-/// the previous rule (at least 90 % of a CPU since the previous read)
-/// dropped nearly all of them; this one counts them, wrongly for 0.2-0.5 %
-/// (a thread preempted within microseconds before its instant). The
-/// margin is the CPU a thread stopped at its instant uses after it (the
-/// interrupt, ~45 us on this VM); any slack beyond one read counts the
-/// instants just after a preemption (20 us and a sixteenth of the span:
-/// +6-12 % samples per CPU-second under load). A
-/// thread that was preempted and ran again before its instant fails the
-/// test too: such a late signal is not counted. Async-signal-safe.
+/// its instant. But a thread preempted on its own timer interrupt's return
+/// (a task woken on its CPU) ran through its instant on the CPU the timer
+/// fires on, and runs no code of its own before the handler: its stack is
+/// the instant's. Beside wake-up-heavy load ~3.5 % of a burning thread's
+/// running instants were such; the previous rule (at least 90 % of a CPU
+/// since the previous read) dropped nearly all, this one counts them,
+/// wrongly for 0.2-0.5 % (a thread preempted within microseconds before
+/// its instant). The margin is the CPU a thread stopped at its instant
+/// uses after it (the interrupt, ~45 us on this VM); any slack beyond one
+/// read counts the instants just after a preemption (20 us and a
+/// sixteenth of the span: +6-12 % samples per CPU-second under load). A
+/// thread switched out and in again between the arming and its instant
+/// fails the test: one that moved to another CPU, where the timer's signal
+/// reaches it late and at the delivery's stack (0.5-1 % of the running
+/// instants there), or that ran again before its instant and was
+/// preempted at it. Async-signal-safe.
 static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
   return Since.CpuSpan + CpuReadNs >= ToInstant;
 }
