@@ -67,9 +67,9 @@ static std::atomic<int> InFlight; // Handlers recording now.
 /// delivered sooner counts without a clock read. Measured here: 95-99 % of
 /// the signals of a running thread arrive 30-130 us after their instant
 /// (the interrupt goes through the hypervisor). The bound is also the
-/// longest preemption whose instants count as running: at 250 us, beside
-/// wake-up-heavy load, 2.5-3.4 % of the instants counted were of a thread
-/// off the CPU; at 100 us, 1.3-2 %, while the running threads' slower
+/// longest preemption whose instants count as running: beside wake-up-
+/// heavy load, at 250 us 2.0-3.9 % of the instants counted were of a
+/// thread off the CPU, at 100 us 1.9-2.3 %; the running threads' slower
 /// signals pass the late rule (bench/accuracy/results/2026-11-27-late-rule.md).
 static constexpr uint64_t PromptNs = 100000;
 /// Cpu mode: the longest stratum of a thread found off the CPU, 2^6 Q.
@@ -212,15 +212,6 @@ static uint64_t armAfterOwnWork(ThreadSlot &T, uint64_t Resume, uint64_t Now) {
   return Armed;
 }
 
-/// Cpu mode: reads the thread's CPU clock as of Now (CLOCK_MONOTONIC, just
-/// read) while the thread runs, its timer just armed: what a late signal
-/// tells whether the thread ran until its instant by (ranUntilInstant).
-/// One system call, ~2 us here, a sample. Async-signal-safe; on T's thread.
-static void readClocksRunning(ThreadSlot &T, uint64_t Now) {
-  T.LastReadNs = Now;
-  T.LastReadCpuNs = threadCpuNs();
-}
-
 void startThreadTimer(ThreadSlot &T) {
   if (!Enabled.load() || T.HasTimer.load())
     return;
@@ -239,9 +230,7 @@ void startThreadTimer(ThreadSlot &T) {
   uint64_t Now = monotonicNs();
   T.StratumEndNs = Now;
   T.NextDueNs = 0;
-  uint64_t Armed = armAfterOwnWork(T, Now, Now);
-  if (!Config.Wall)
-    readClocksRunning(T, Armed);
+  (void)armAfterOwnWork(T, Now, Now);
   restoreSignalMask(Saved);
 }
 
@@ -419,27 +408,28 @@ static void endBackoff(ThreadSlot &T) {
 static uint64_t CpuReadNs;
 
 /// Cpu mode, a late signal (the thread was preempted, or its signal was
-/// blocked): whether the thread ran from the last clock read (its timer's
-/// arming, while it ran) to its instant: the CPU it used since that read
-/// (Since) covers the wall time from the read to the instant (ToInstant),
-/// less one read's cost (the CPU clock is read after CLOCK_MONOTONIC).
-/// Under load most late signals are of a thread that lost the CPU before
-/// its instant. But a thread preempted on its own timer interrupt's return
-/// (a task woken on its CPU) ran through its instant on the CPU the timer
-/// fires on, and runs no code of its own before the handler: its stack is
-/// the instant's. Beside wake-up-heavy load ~3.5 % of a burning thread's
-/// running instants were such; the previous rule (at least 90 % of a CPU
-/// since the previous read) dropped nearly all, this one counts them,
-/// wrongly for 0.2-0.5 % (a thread preempted within microseconds before
-/// its instant). The margin is the CPU a thread stopped at its instant
-/// uses after it (the interrupt, ~45 us on this VM); any slack beyond one
-/// read counts the instants just after a preemption (20 us and a
-/// sixteenth of the span: +6-12 % samples per CPU-second under load). A
-/// thread switched out and in again between the arming and its instant
-/// fails the test: one that moved to another CPU, where the timer's signal
-/// reaches it late and at the delivery's stack (0.5-1 % of the running
-/// instants there), or that ran again before its instant and was
-/// preempted at it. Async-signal-safe.
+/// blocked): whether the thread ran on from the last read of its CPU clock
+/// (Since: a late signal's, a wrapped blocking call's return, or the
+/// thread's start; the thread ran then) to its instant: the CPU it used
+/// since covers the wall time from that read to the instant (ToInstant),
+/// less one read's cost. Under load most late signals are of a thread that
+/// lost the CPU before its instant. But a thread preempted on its own timer
+/// interrupt's return (a task woken on its CPU) ran through its instant on
+/// the CPU the timer fires on, and runs no code of its own before the
+/// handler: its stack is the instant's. Under load a thread's run on the
+/// CPU mostly begins with a late signal (an instant fell while it waited),
+/// so the read is that run's start. A thread switched out and in again
+/// since the read fails the test: one that moved to another CPU, where the
+/// timer's signal reaches it late and at the delivery's stack, or that was
+/// preempted before its instant. The margin is the CPU a thread stopped at
+/// its instant uses after it (the interrupt, ~45 us on this VM); any slack
+/// beyond one read counts the instants just after a preemption.
+/// No read is made at each arming to make the span short: a read of the
+/// thread's CPU clock makes the kernel account its time slice and preempt
+/// it there if the slice is spent, and such reads at 1 kHz cut a profiled
+/// program's own ITIMER_PROF ticks from ~115 to 30-60 per CPU-second under
+/// load (the kernel checks CPU timers at ticks that hit the thread; the
+/// runs ended between them). Async-signal-safe.
 static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
   return Since.CpuSpan + CpuReadNs >= ToInstant;
 }
@@ -448,9 +438,9 @@ static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
 /// Each counts alike: the samples' counts share the thread's CPU time
 /// (setCpuSinceStart), so an instant at which the thread was off the CPU
 /// moves no CPU time onto the next one. A prompt signal needs no clock read
-/// at delivery (~2 us here): the thread was running, unless the signal
-/// interrupted a wait (notRunningInWait). A late one counts when the
-/// thread ran from its timer's arming to its instant (ranUntilInstant). Instants inside a
+/// (~2 us here): the thread was running, unless the signal interrupted a
+/// wait (notRunningInWait). A late one counts when the thread ran on from
+/// the last clock read to its instant (ranUntilInstant). Instants inside a
 /// blocking call a wrapper saw are the wrapper's (sampleCall).
 /// Async-signal-safe; on T's thread.
 static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
@@ -500,7 +490,6 @@ static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   shiftStrata(T, Resume - Due);
   uint64_t Armed = armAfterOwnWork(T, Resume, End);
   T.ArmNs = Armed - End;
-  readClocksRunning(T, Armed);
   // The median, learnt a microsecond a sample: a preemption counted as
   // prompt does not move it, where it would pull an average (under load
   // the rate read +20 % at 5 kHz).
@@ -748,9 +737,7 @@ __spinelprof_bench_sample(void) {
     sampleWall(*T, 0, Now);
   } else {
     sampleCpu(*T, 0, false, Now);
-    uint64_t Arming = monotonicNs();
-    armTimer(*T, Arming);
-    readClocksRunning(*T, Arming);
+    armTimer(*T, monotonicNs());
   }
   return 1;
 }

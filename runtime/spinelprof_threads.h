@@ -42,8 +42,8 @@ struct ThreadSlot {
   /// read). Both are taken out of the strata.
   uint64_t StallNs, ArmNs;
   /// Cpu mode: CLOCK_MONOTONIC and the thread's CPU clock at their last
-  /// read together, made while the thread ran: at its timer's last arming,
-  /// a late signal, or a wrapped blocking call's return.
+  /// read together, made while the thread ran: at its registration, a late
+  /// signal, or a wrapped blocking call's return.
   uint64_t LastReadNs, LastReadCpuNs;
   uint64_t StartCpuNs;   // The CPU clock at registration.
   uint32_t Record;       // The sample table's thread record (nameThread;

@@ -6,10 +6,8 @@ Checks a profile's achieved rate against the requested one (within
 burning threads (over 60 ms of CPU) has samples matching the CPU time they
 stand for, within the same bounds. The +20 %: a thread preempted for less
 than the runtime's 100 us promptness bound gets its signal promptly and
-the instant counts as running (docs/design.md, Sampling), and under load
-a thread's running time holds more instants per CPU-second than quiet
-(at 1 kHz beside wake-up-heavy load, 1048-1084 instants fell while the
-thread ran, per CPU-second). A doubled count still fails."""
+the instant counts as running (docs/design.md, Sampling); on a crowded
+CPU that read up to +12 % at 1 kHz. A doubled count still fails."""
 import json
 import sys
 
