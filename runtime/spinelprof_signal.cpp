@@ -419,9 +419,11 @@ static uint64_t CpuReadNs;
 /// handler: its stack is the instant's. Under load a thread's run on the
 /// CPU mostly begins with a late signal (an instant fell while it waited),
 /// so the read is that run's start. A thread switched out and in again
-/// since the read fails the test: one that moved to another CPU, where the
-/// timer's signal reaches it late and at the delivery's stack, or that was
-/// preempted before its instant. The margin is the CPU a thread stopped at
+/// between the read and its instant fails the test: one preempted before
+/// its instant, or one that moved to another CPU, where the timer's signal
+/// reaches it late and at the delivery's stack (unless the CPU it used
+/// after the instant covers the wait; logged beside load, no counted late
+/// sample had run past its instant). The margin is the CPU a thread stopped at
 /// its instant uses after it (the interrupt, ~45 us on this VM); any slack
 /// beyond one read counts the instants just after a preemption.
 /// No read is made at each arming to make the span short: a read of the
