@@ -56,8 +56,13 @@
 // KINDS-DAG: frame sp_gc_collect | sp_gc_collect | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
 // KINDS-DAG: frame sp_gc_mark_all | sp_gc_mark_all | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
 // KINDS-DAG: frame sp_gc_sweep | sp_gc_sweep | gc | {{.*}}sp_runtime.h | {{[0-9]+}}
+// Every sample but those of main's own prologue has a user frame: under
+// ASan main's prologue calls __asan_stack_malloc_0 before its push, and an
+// instant there reads `[unknown];[native] __asan_stack_malloc_0` (1 of
+// ~1 200 samples in 2 of 22 loaded runs), the program's time with no frame.
+// A GC frame sampled without the method that allocated would be many.
 // KINDS: kind gc {{[1-9][0-9]?\.[0-9]}}%
-// KINDS: kind user 100.0%
+// KINDS: kind user {{100\.0|99\.[5-9]}}%
 //
 // OUT: stretch tree of depth 15 check: 65535
 // OUT-NEXT: 1500 trees of depth 12 check: 12286500
