@@ -423,10 +423,10 @@ static uint64_t CpuReadNs;
 /// its instant, or one that moved to another CPU, where the timer's signal
 /// reaches it late and at the delivery's stack (unless the CPU it used
 /// after the instant covers the wait; logged beside load, no counted late
-/// sample had run past its instant). The margin is the CPU a thread stopped at
-/// its instant uses after it (the interrupt, ~45 us on this VM); any slack
-/// beyond one read counts the instants just after a preemption.
-/// No read is made at each arming to make the span short: a read of the
+/// sample had run past its instant). The margin is the CPU a thread stopped
+/// at its instant uses after it (the interrupt, ~45 us on this VM); any
+/// slack beyond one read counts the instants just after a preemption. No
+/// read is made at each arming to make the span short: a read of the
 /// thread's CPU clock makes the kernel account its time slice and preempt
 /// it there if the slice is spent, and such reads at 1 kHz cut a profiled
 /// program's own ITIMER_PROF ticks from ~115 to 30-60 per CPU-second under

@@ -18,7 +18,8 @@
 // (the rest of the handler, the block, the sleeps' own system calls, ~20
 // us each here, the unblock) covers an instant in the first ~0.1 ms; an
 // instant before the block is a prompt sample. Measured 5-13 of 50 in
-// `slept_through`; the bound, 25, is half of what counting every late signal gives.
+// `slept_through`; the bound, 25, is half of what counting every late
+// signal gives.
 //
 // UNSUPPORTED: tsan
 // (TSan holds signals back to its next interceptor: the raw system call is
