@@ -121,13 +121,10 @@ void mergeEqualFrames(Profile &P) {
   P = normalizeProfile(P);
 }
 
-/// The start of every native frame's name.
-const std::string NativePrefix = "[native] ";
-
 } // namespace
 
 void demangleNativeNames(Profile &P) {
-  const std::string &Prefix = NativePrefix;
+  const std::string Prefix(NativePrefix);
   for (Frame &F : P.Frames) {
     if (F.Name.compare(0, Prefix.size(), Prefix) != 0 ||
         F.Name.compare(Prefix.size(), 2, "_Z") != 0)
@@ -156,7 +153,7 @@ void nameNativeFrames(Profile &P, const std::function<void(const std::string &)>
       std::string_view Name = Symbols->functionAt(F.Native->Address);
       if (!Name.empty()) {
         F.CName = std::string(Name);
-        F.Name = NativePrefix + F.CName;
+        F.Name = std::string(NativePrefix) + F.CName;
       }
     }
     F.Native.reset();

@@ -20,8 +20,13 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace spinelprof {
+
+/// The start of every native frame's name ("[native] memchr"); a frame
+/// named "[native]" alone is native code no object was found for.
+inline constexpr std::string_view NativePrefix = "[native] ";
 
 /// Where separate debug files are installed (Debian's libc6-dbg and
 /// *-dbgsym packages).

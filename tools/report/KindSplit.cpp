@@ -1,6 +1,7 @@
 //===- KindSplit.cpp - Where the samples went: GC, runtime or Ruby --------===//
 #include "KindSplit.h"
 
+#include "NativeNames.h"
 #include "Report.h"
 
 #include <fmt/format.h>
@@ -14,7 +15,7 @@ namespace spinelprof {
 FrameKind effectiveKind(const Frame &F) {
   if (F.Kind != FrameKind::Unknown)
     return F.Kind;
-  if (F.Name.rfind("[native] ", 0) == 0 || F.Name == "[native]")
+  if (F.Name.rfind(NativePrefix, 0) == 0 || F.Name == "[native]")
     return FrameKind::Runtime;
   if (F.Name == "[GC]")
     return FrameKind::GC;
