@@ -13,6 +13,10 @@ usage: folded_facts.py sum FOLDED SUBSTRING LOW HIGH
   Checks that the counts of the lines containing SUBSTRING add up to a
   number within LOW..HIGH; prints 'SUBSTRING total within LOW..HIGH'.
 
+usage: folded_facts.py leaf-share FOLDED PREFIX LOW HIGH
+  Checks that the share (percent) of all samples whose leaf starts with
+  PREFIX is within LOW..HIGH; prints 'PREFIX leaf share within LOW..HIGH'.
+
 A violated check exits 1 with a message on stderr naming the file, what
 was found and what was expected.
 """
@@ -66,8 +70,15 @@ def main(argv):
         total = sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
         within(path, f'the total count of stacks containing {sub!r}', total, low, high)
         print(f'{sub} total within {low}..{high}')
+    elif len(argv) == 5 and argv[0] == 'leaf-share':
+        path, prefix, low, high = argv[1], argv[2], float(argv[3]), float(argv[4])
+        all_ = stacks(path)
+        leaf = sum(c for frames, c in all_ if frames[-1].startswith(prefix))
+        share = round(100 * leaf / sum(c for _, c in all_), 2)
+        within(path, f'the share of samples with a {prefix!r} leaf (%)', share, low, high)
+        print(f'{prefix} leaf share within {low:g}..{high:g}')
     else:
-        fail('usage: folded_facts.py first-stack|max-repeats|sum FOLDED ... (see the script)')
+        fail('usage: folded_facts.py first-stack|max-repeats|sum|leaf-share FOLDED ... (see the script)')
 
 
 if __name__ == '__main__':
