@@ -62,6 +62,8 @@ CASES = [
          args=lambda hz: [f'{1e6 / hz:g}']),
     Case('periodic-4x', 'periodic.c', 'wakes every 4 sampling periods, runs A then B',
          args=lambda hz: [f'{4e6 / hz:g}']),
+    Case('periodic-spin-1x', 'periodic.c', 'spins to a deadline every sampling period, runs A then B',
+         args=lambda hz: [f'{1e6 / hz:g}', 'spin']),
 ]
 
 

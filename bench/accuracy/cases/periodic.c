@@ -4,10 +4,13 @@
  * A period that is a multiple or a fraction of the sampling period (or of
  * the kernel's tick) catches a sampler whose instants lock in phase with
  * the program: it would see only one of the two. A boundary already past
- * when the work ends is skipped (the phase is kept).
+ * when the work ends is skipped (the phase is kept). With "spin" it waits
+ * for the boundary by reading CLOCK_MONOTONIC in a loop instead (a frame
+ * loop spinning to its deadline): the wait is CPU, of the row <rest>, and
+ * a sample's stall in the work shortens it.
  * Rows: sp_first, sp_second, <rest> (the loop; the sleep uses no CPU).
  *
- * usage: periodic SECONDS TRUTH_FILE cpu|wall PERIOD_US */
+ * usage: periodic SECONDS TRUTH_FILE cpu|wall PERIOD_US [sleep|spin] */
 #include "truth.h"
 
 #include <errno.h>
@@ -28,6 +31,7 @@ int main(int argc, char **argv) {
   int r_first = truth_row(&t, "sp_first");
   int r_second = truth_row(&t, "sp_second");
   double period_us = atof(argv[4]);
+  int spin = argc > 5 && strcmp(argv[5], "spin") == 0;
   uint64_t period_ns = (uint64_t)(period_us * 1000);
   first_units = truth_units(0.25 * period_us);
   second_units = truth_units(0.25 * period_us);
@@ -42,8 +46,12 @@ int main(int argc, char **argv) {
       next += behind * period_ns;
     }
     struct timespec at = {(time_t)(next / 1000000000), (long)(next % 1000000000)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
-      ;
+    if (spin)
+      while (truth_read(CLOCK_MONOTONIC) < next)
+        ;
+    else
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+        ;
     truth_calibrate(&t);
     TRUTH_CALL(&t, r_first, sp_first());
     TRUTH_CALL(&t, r_second, sp_second());
