@@ -124,18 +124,16 @@ void mergeEqualFrames(Profile &P) {
 } // namespace
 
 void demangleNativeNames(Profile &P) {
-  const std::string Prefix(NativePrefix);
+  const size_t Skip = NativePrefix.size();
   for (Frame &F : P.Frames) {
-    if (F.Name.compare(0, Prefix.size(), Prefix) != 0 ||
-        F.Name.compare(Prefix.size(), 2, "_Z") != 0)
+    if (F.Name.compare(0, Skip, NativePrefix) != 0 || F.Name.compare(Skip, 2, "_Z") != 0)
       continue;
     int Status = 0;
-    char *Plain = abi::__cxa_demangle(F.Name.c_str() + Prefix.size(), nullptr,
-                                      nullptr, &Status);
+    char *Plain = abi::__cxa_demangle(F.Name.c_str() + Skip, nullptr, nullptr, &Status);
     if (Status == 0 && Plain) {
       if (F.CName.empty())
-        F.CName = F.Name.substr(Prefix.size());
-      F.Name = Prefix + Plain;
+        F.CName = F.Name.substr(Skip);
+      F.Name = std::string(NativePrefix) + Plain;
     }
     std::free(Plain);
   }
