@@ -59,21 +59,22 @@ static int compareTids(const void *PA, const void *PB) {
 }
 
 /// Cpu mode: each thread's CPU time (threadCpu) shared out among its
-/// stacks by their sample counts, which are what the random instants
-/// measure (docs/design.md, Sampling); a thread without a recorded CPU
-/// time keeps the weights recorded. Stacks is sorted by thread.
+/// stacks by their recorded weights, what each sample stands for: the
+/// law's mean interval plus the sampler's own stall it caused
+/// (docs/design.md, Sampling); a thread without a recorded CPU time keeps
+/// the weights recorded. Stacks is sorted by thread.
 static void shareThreadCpu(StackRecord *Stacks, size_t Count) {
   for (size_t First = 0, Next; First < Count; First = Next) {
-    uint64_t Samples = 0;
+    uint64_t Recorded = 0;
     for (Next = First; Next < Count && Stacks[Next].Tid == Stacks[First].Tid;
          ++Next)
-      Samples += Stacks[Next].Count;
+      Recorded += Stacks[Next].WeightNs;
     uint64_t Cpu = threadCpu(Stacks[First].Tid);
-    if (!Cpu || !Samples)
+    if (!Cpu || !Recorded)
       continue;
     for (size_t I = First; I < Next; ++I)
       Stacks[I].WeightNs = uint64_t(
-          (unsigned __int128)Cpu * Stacks[I].Count / Samples);
+          (unsigned __int128)Cpu * Stacks[I].WeightNs / Recorded);
   }
 }
 

@@ -199,6 +199,10 @@ uint32_t recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
   return CpuTable.record(Tid, S, WeightNs, Count);
 }
 
+void addSampleWeight(uint32_t Slot, uint64_t WeightNs) {
+  CpuTable.addWeight(Slot, WeightNs);
+}
+
 void noteTruncated() { Truncated.fetch_add(1, std::memory_order_relaxed); }
 
 /// Stores Name, cut to 15 bytes, as R's. Async-signal-safe.

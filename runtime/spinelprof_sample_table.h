@@ -100,6 +100,13 @@ public:
   uint32_t record(uint32_t Tid, const StackView &S, uint64_t Weight,
                   uint64_t Count);
 
+  /// Adds Weight to the weight of slot Slot (record's index + 1).
+  /// Async-signal-safe; lock-free.
+  void addWeight(uint32_t Slot, uint64_t Weight) {
+    if (Slot && Slot <= slotCount())
+      Slots[Slot - 1].WeightNs.fetch_add(Weight, std::memory_order_relaxed);
+  }
+
   /// Forgets every record: the fork child starts afresh. Only while no one
   /// records.
   void reset();
@@ -156,6 +163,10 @@ int initSampleTable();
 /// run on several threads at once.
 uint32_t recordSample(uint32_t Tid, const StackView &S, uint64_t WeightNs,
                       uint32_t Count = 1);
+
+/// Adds WeightNs to a CPU sample recordSample returned (Slot, its index +
+/// 1): what the sample stands for, once known. Async-signal-safe.
+void addSampleWeight(uint32_t Slot, uint64_t WeightNs);
 
 /// Counts a sample whose stack was deeper than the shadow stack.
 /// Async-signal-safe; any thread.

@@ -72,7 +72,7 @@ static std::atomic<int> InFlight; // Handlers recording now.
 /// thread off the CPU, at 100 us 1.9-2.3 %; the running threads' slower
 /// signals pass the late rule (bench/accuracy/results/2026-11-27-late-rule.md).
 static constexpr uint64_t PromptNs = 100000;
-/// Cpu mode: the longest stratum of a thread found off the CPU, 2^6 Q.
+/// Cpu mode: the longest mean interval of a thread found off the CPU, 2^6 Q.
 static constexpr uint32_t MaxBackoff = 6;
 
 const char *timerName(bool Wall) {
@@ -104,50 +104,71 @@ void restoreSignalMask(uint64_t Saved) {
 // The timer
 //===----------------------------------------------------------------------===//
 
-/// The length of one stratum: the period less the sampler's own stall per
-/// sample (cpu mode: the stalls are taken out of the time the strata cover,
-/// so the rate per CPU-second, the stall included, stays the one asked
-/// for; at most a quarter of P), times 2^Backoff. Async-signal-safe.
-static uint64_t stratumNs(const ThreadSlot &T) {
+/// The law's mean interval Q: the period less the sampler's own stall per
+/// sample (cpu mode: the stalls are taken out of the time the instants
+/// cover, so the rate per CPU-second, the stall included, stays the one
+/// asked for; at most a quarter of P), times 2^Backoff. Async-signal-safe.
+static uint64_t meanIntervalNs(const ThreadSlot &T) {
   uint64_t Stall = T.StallNs < PeriodNs / 4 ? T.StallNs : PeriodNs / 4;
   return (PeriodNs - Stall) << T.Backoff;
 }
 
-/// Uniform in [0, N]: xorshift64. Async-signal-safe; on T's thread.
-static uint64_t uniformUpTo(ThreadSlot &T, uint64_t N) {
+/// -ln(U) for U uniform in (0, 1], from 53 random bits: an exponential
+/// draw of mean 1. By hand (the runtime links no libm): U = M * 2^E with M
+/// in [sqrt(1/2), sqrt(2)), ln M = 2 atanh(S), S = (M - 1) / (M + 1), |S|
+/// < 0.172, the series to S^17 (error < 1e-14). Async-signal-safe.
+static double exponentialDraw(uint64_t Bits) {
+  double U = double((Bits >> 11) + 1) * (1.0 / 9007199254740992.0);
+  int E = 0;
+  while (U < 0.7071067811865476) {
+    U *= 2;
+    --E;
+  }
+  double S = (U - 1) / (U + 1), S2 = S * S, Term = S, Sum = 0;
+  for (int K = 1; K <= 17; K += 2, Term *= S2)
+    Sum += Term / K;
+  return -(E * 0.6931471805599453 + 2 * Sum);
+}
+
+/// xorshift64. Async-signal-safe; on T's thread.
+static uint64_t randomBits(ThreadSlot &T) {
   uint64_t X = T.Random;
   X ^= X << 13;
   X ^= X >> 7;
   X ^= X << 17;
   T.Random = X;
-  return (X >> 11) % (N + 1);
+  return X;
 }
 
-/// T's next instant, drawn if it is not yet: uniform in the stratum after
-/// the last one drawn. The strata tile the thread's time since its timer
-/// started, less the sampler's own stalls (armAfterStall), one instant in
-/// each: every moment of the program has the same chance of holding an
-/// instant, whatever the program did in earlier strata. An interval drawn
-/// from the last instant instead (uniform in [Q/2, 3Q/2]) places each
-/// instant by the previous one's phase: two equal methods of a program
-/// waking every 0.5 or 1 period read up to ~1 pp apart, simulated on an
-/// ideal machine; exponential intervals have no such bias but Poisson
-/// counts, ~3.5 times as variable (bench/accuracy/results/2026-11-27-*.md).
-/// Async-signal-safe; on T's thread.
+/// T's next instant, drawn if it is not yet: an exponential interval of
+/// mean Q from the last instant (or from the end of the sampler's own
+/// stall after it: shiftInstants). The law is memoryless: whatever the
+/// program did, and wherever the last instant fell, every moment of its
+/// time ahead has the same chance of holding an instant. A more regular
+/// law places each instant by the previous one's phase: a periodic
+/// program whose samples' stalls move its next deadline reads up to 2-3
+/// pp off with one instant per stratum, none with this law (simulated on
+/// an ideal machine: bench/accuracy/law_model.py). A backed-off thread
+/// (notRunningInWait) draws uniformly in [Q/2, Q) of its longer Q, so its
+/// first instant once it runs again stays within 64 P. Async-signal-safe;
+/// on T's thread.
 static uint64_t nextInstant(ThreadSlot &T) {
   if (!T.NextDueNs) {
-    uint64_t Q = stratumNs(T);
-    T.NextDueNs = T.StratumEndNs + uniformUpTo(T, Q - 1);
-    T.StratumEndNs += Q;
+    uint64_t Q = meanIntervalNs(T);
+    uint64_t Bits = randomBits(T);
+    uint64_t Interval = T.Backoff ? Q / 2 + (Bits >> 11) % (Q / 2)
+                                  : uint64_t(double(Q) * exponentialDraw(Bits));
+    T.NextDueNs = T.LastInstantNs + (Interval ? Interval : 1);
+    T.LastInstantNs = T.NextDueNs;
   }
   return T.NextDueNs;
 }
 
-/// Takes Length of the profiler's own time out of the strata: the strata
-/// not yet over, and the instant drawn in them, move on by Length.
-/// Async-signal-safe; on T's thread.
-static void shiftStrata(ThreadSlot &T, uint64_t Length) {
-  T.StratumEndNs += Length;
+/// Takes Length of the profiler's own time out of the law's time: the
+/// instant drawn and the point the next interval starts from move on by
+/// Length. Async-signal-safe; on T's thread.
+static void shiftInstants(ThreadSlot &T, uint64_t Length) {
+  T.LastInstantNs += Length;
   if (T.NextDueNs)
     T.NextDueNs += Length;
 }
@@ -169,8 +190,8 @@ static uint32_t armTimer(ThreadSlot &T, uint64_t Now) {
     T.NextDueNs = 0;
     Due = nextInstant(T);
   }
-  if (Due <= Now) { // Over 1000 strata behind: start them again.
-    T.StratumEndNs = Now;
+  if (Due <= Now) { // Over 1000 instants behind: start again from Now.
+    T.LastInstantNs = Now;
     T.NextDueNs = 0;
     Due = nextInstant(T);
   }
@@ -184,10 +205,10 @@ static uint32_t armTimer(ThreadSlot &T, uint64_t Now) {
   return Skipped;
 }
 
-/// Arms T's timer at Now for its next instant, the strata drawn as if the
+/// Arms T's timer at Now for its next instant, drawn as if the
 /// program resumed at Resume, the expected end of the profiler's own work
 /// (start-up, or a sample's stall, this arming included). While that
-/// instant passed during the arming itself, moves it, with its strata, by
+/// instant passed during the arming itself, moves it, and the law's time, by
 /// what the arming took more than expected: an instant in the profiler's
 /// own time is none of the program's. timer_settime takes 15-35 us here (it
 /// programs the CPU's timer: a hypervisor exit), and 80-200 us under load.
@@ -203,7 +224,7 @@ static uint64_t armAfterOwnWork(ThreadSlot &T, uint64_t Resume, uint64_t Now) {
   for (int Tries = 0; Armed >= T.DueNs && Tries < 4; ++Tries) {
     uint64_t Again = Armed + (Armed - Now); // Where the next arming ends.
     T.NextDueNs = T.DueNs;
-    shiftStrata(T, Again > Resume ? Again - Resume : 0);
+    shiftInstants(T, Again > Resume ? Again - Resume : 0);
     Resume = Again;
     Now = Armed;
     armTimer(T, Now);
@@ -228,7 +249,7 @@ void startThreadTimer(ThreadSlot &T) {
   T.HasTimer.store(true);
   uint64_t Saved = blockProfilingSignal();
   uint64_t Now = monotonicNs();
-  T.StratumEndNs = Now;
+  T.LastInstantNs = Now;
   T.NextDueNs = 0;
   (void)armAfterOwnWork(T, Now, Now);
   restoreSignalMask(Saved);
@@ -265,8 +286,8 @@ static uintptr_t programCounter(void *Context) {
 /// DueNs, the instant it was due (cpu mode's weights are the writer's to
 /// share out, so its events carry none). Async-signal-safe; on T's own
 /// thread.
-static void recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
-                           uint32_t Count, uint64_t DueNs) {
+static uint32_t recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
+                               uint32_t Count, uint64_t DueNs) {
   nameThread(T);
   // The interrupted code is suspended, so its stack cannot change under
   // us; viewStack's fence pairs with the push's ordered stores (abi.h).
@@ -282,9 +303,11 @@ static void recordOwnStack(ThreadSlot &T, uintptr_t Pc, uint64_t WeightNs,
       S.Leaf = Native;
     }
   }
-  if (uint32_t Slot = recordSample(T.Tid, S, WeightNs, Count))
+  uint32_t Slot = recordSample(T.Tid, S, WeightNs, Count);
+  if (Slot)
     appendTimeline(T.Record, T.Tid, TimelineKind::Cpu, DueNs, Slot - 1, Count,
                    Config.Wall ? WeightNs : 0);
+  return Slot;
 }
 
 /// Whether T's timer instant fell inside the last blocking call a wrapper
@@ -344,7 +367,7 @@ static bool deliveredPromptly(const ThreadSlot &T, uint64_t Now) {
 
 /// Cpu mode: records T's CPU clock reading Cpu as the CPU time its
 /// samples stand for (from registration); the writer shares it out among
-/// the thread's samples by their counts. Nothing until the thread has its
+/// the thread's samples by their weights. Nothing until the thread has its
 /// record (its first sample names it: nameThread); the CPU counts from
 /// registration, so a later call loses nothing. Async-signal-safe.
 static void setCpuSinceStart(const ThreadSlot &T, uint64_t Cpu) {
@@ -371,7 +394,7 @@ static CpuSince readCpuSince(ThreadSlot &T, uint64_t Now) {
 }
 
 /// Whether the thread used under a tenth of a CPU in Since's span: the
-/// rule that backs its strata off, and, the other way, ends the backoff.
+/// rule that backs its instants off, and, the other way, ends the backoff.
 /// Async-signal-safe.
 static bool nearlyIdle(const CpuSince &Since) {
   return Since.CpuSpan * 10 < Since.WallSpan;
@@ -389,19 +412,9 @@ static void notRunningInWait(ThreadSlot &T, uint64_t Now) {
   setCpuSinceStart(T, Since.Cpu);
 }
 
-/// Cpu mode: T was found running at its instant; its strata are Q long
-/// again. A backed-off stratum is 2^Backoff strata of Q, one of which held
-/// the instant: the strata start again at the end of that one, not of the
-/// whole (whose rest, up to 63 Q, would leave the thread running
-/// unsampled: Runtime/idle-wait.c read 223-226 samples of its 300 ms burn
-/// so, 224-289 now). Async-signal-safe; on T's thread.
-static void endBackoff(ThreadSlot &T) {
-  if (!T.Backoff)
-    return;
-  T.Backoff = 0;
-  if (T.StratumEndNs > T.DueNs)
-    T.StratumEndNs = T.DueNs + (T.StratumEndNs - T.DueNs) % stratumNs(T);
-}
+/// Cpu mode: T was found running at its instant; its intervals are of
+/// mean Q again, drawn from this instant. Async-signal-safe; on T's thread.
+static void endBackoff(ThreadSlot &T) { T.Backoff = 0; }
 
 /// What a read of the thread's CPU clock costs between the instants two
 /// reads return (~1-2 us here: a system call). Set at start-up.
@@ -436,23 +449,27 @@ static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
   return Since.CpuSpan + CpuReadNs >= ToInstant;
 }
 
-/// Cpu mode: an instant is one sample when the thread was on the CPU then.
-/// Each counts alike: the samples' counts share the thread's CPU time
+/// Cpu mode: an instant is one sample when the thread was on the CPU then,
+/// weighing the law's mean interval Q (armAfterStall adds the stall it
+/// causes): the samples' weights share the thread's CPU time
 /// (setCpuSinceStart), so an instant at which the thread was off the CPU
 /// moves no CPU time onto the next one. A prompt signal needs no clock read
 /// (~2 us here): the thread was running, unless the signal interrupted a
 /// wait (notRunningInWait). A late one counts when the thread ran on from
 /// the last clock read to its instant (ranUntilInstant). Instants inside a
-/// blocking call a wrapper saw are the wrapper's (sampleCall).
-/// Async-signal-safe; on T's thread.
-static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
+/// blocking call a wrapper saw are the wrapper's (sampleCall). Returns
+/// the sample's slot (recordSample's), or 0. Async-signal-safe; on T's
+/// thread.
+static uint32_t sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait,
+                          uint64_t Now) {
   bool Blocked = dueWhileBlocked(T);
   if (deliveredPromptly(T, Now) && !Blocked) {
-    if (InWait)
-      return notRunningInWait(T, Now);
+    if (InWait) {
+      notRunningInWait(T, Now);
+      return 0;
+    }
     endBackoff(T);
-    recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
-    return;
+    return recordOwnStack(T, Pc, meanIntervalNs(T), 1, T.DueNs);
   }
   uint64_t ToInstant = T.DueNs > T.LastReadNs ? T.DueNs - T.LastReadNs : 0;
   CpuSince Since = readCpuSince(T, Now);
@@ -463,33 +480,35 @@ static void sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait, uint64_t Now) {
   // 101-151 samples of its 300 ms burn in 4 of ~70 runs).
   if (!nearlyIdle(Since))
     endBackoff(T);
+  uint32_t Slot = 0;
   if (!Blocked && ranUntilInstant(Since, ToInstant))
-    recordOwnStack(T, Pc, PeriodNs, 1, T.DueNs);
+    Slot = recordOwnStack(T, Pc, meanIntervalNs(T), 1, T.DueNs);
   setCpuSinceStart(T, Since.Cpu);
+  return Slot;
 }
 
 /// Cpu mode: arms the next instant, the sampler's own stall taken out of
-/// the strata. Each sample stops the thread from its instant to the end of
-/// the handler (~45 us on a VM, most of it counted as the thread's CPU):
-/// time in which no instant can fall. Left in the strata, the program's
+/// the law's time. Each sample stops the thread from its instant to the end
+/// of the handler (~45 us on a VM, most of it counted as the thread's CPU):
+/// time in which no instant can fall. Left in the law's time, the program's
 /// own time after a stall-free stretch (a wake-up, a preemption) got
 /// instants at 1/P where the rest got 1/(P - stall): the method right
 /// after each wake-up read 3 pp low at 5 kHz (bench/accuracy,
 /// periodic-4x). The stall ends after the timer_settime below, which takes
-/// the previous one's time. Async-signal-safe; on T's thread.
-static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
+/// the previous one's time. Returns the stall taken out (0 after a late
+/// signal). Async-signal-safe; on T's thread.
+static uint64_t armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   uint64_t Due = T.DueNs;
   uint64_t End = monotonicNs();
   if (!deliveredPromptly(T, Delivered)) {
     // A late signal: the thread was off the CPU (or had the signal
-    // blocked). The strata run on through that wait, as through a
-    // blocking call; started again at the delivery, the first part of
-    // every time slice would get no instant.
+    // blocked). The law's time runs on through that wait, as through a
+    // blocking call.
     armTimer(T, End);
-    return;
+    return 0;
   }
   uint64_t Resume = End + T.ArmNs;
-  shiftStrata(T, Resume - Due);
+  shiftInstants(T, Resume - Due);
   uint64_t Armed = armAfterOwnWork(T, Resume, End);
   T.ArmNs = Armed - End;
   // The median, learnt a microsecond a sample: a preemption counted as
@@ -499,6 +518,7 @@ static void armAfterStall(ThreadSlot &T, uint64_t Delivered) {
     T.StallNs += 1000;
   else if (T.StallNs >= 1000)
     T.StallNs -= 1000;
+  return Armed - Due;
 }
 
 /// The profiling signal's handler: this thread's timer fired. Samples the
@@ -523,8 +543,14 @@ static void handleProfilingSignal(int, siginfo_t *Info, void *Context) {
       } else if (Config.Wall) {
         sampleWall(*T, Pc, Now);
       } else {
-        sampleCpu(*T, Pc, interruptedWait(Context), Now);
-        armAfterStall(*T, Now);
+        // The sample stands for Q of the program's time and for the stall
+        // it caused, which the program's rows count as their own CPU: so
+        // a row whose samples stall it less (a signal taken at a mask's
+        // restore) or more is not read off by the difference.
+        uint32_t Slot = sampleCpu(*T, Pc, interruptedWait(Context), Now);
+        uint64_t Stall = armAfterStall(*T, Now);
+        if (Slot)
+          addSampleWeight(Slot, Stall);
       }
     }
     InFlight.fetch_sub(1);

@@ -7,27 +7,29 @@
 // Each registered thread has a timer of its own: a POSIX timer on
 // CLOCK_MONOTONIC whose signal (a real-time signal of the profiler's own,
 // never SIGPROF) goes to that thread (SIGEV_THREAD_ID), armed one shot at a
-// time for one instant drawn uniformly in each stratum of length Q of the
-// thread's time (P = 1/rate, Q = P less the sampler's own stall per sample;
-// in cpu mode the stalls are taken out of the strata: docs/design.md). The
-// timer fires on the CPU the thread runs on, so the handler runs on the
-// thread within tens of microseconds, reads its own shadow stack and the
-// interrupted PC (the native leaf), records the sample and arms the next
-// expiry. No other thread, no cross-CPU signal, no tick: the instants are
-// neither bound to the kernel's tick nor in phase with the program.
+// time for instants whose intervals are exponential of mean Q on the
+// thread's time (a Poisson process: memoryless, so never in phase with the
+// program; P = 1/rate, Q = P less the sampler's own stall per sample; in
+// cpu mode the stalls are taken out of the law's time: docs/design.md).
+// The timer fires on the CPU the thread runs on, so the handler runs on
+// the thread within tens of microseconds, reads its own shadow stack and
+// the interrupted PC (the native leaf), records the sample and arms the
+// next expiry. No other thread, no cross-CPU signal, no tick: the instants
+// are neither bound to the kernel's tick nor in phase with the program.
 //
 // Cpu mode keeps the samples taken while the thread was on the CPU at the
-// instant (delivered promptly, or the thread used nearly all the time
-// since the previous delivery), weighted by the thread's CPU time since its
-// previous sample; a signal that waited while the thread was off the CPU
-// (preempted, or asleep in a call the wrappers do not cover) is no CPU
-// sample, and such a thread's strata double (up to 64 Q), so an
-// idle thread is seldom woken. Wall mode keeps every sample, weighted by
-// the wall time since the previous one. A blocking call the wrappers cover
-// (spinelprof_interpose.h) holds the signal back; its time is recorded by
-// the wrapper when it returns (wall mode: one sample of the blocking stack
-// weighing exactly the call's length), and the signal that waited is no
-// sample (cpu mode: the wrapper takes it and arms the next instant).
+// instant (delivered promptly, or the thread ran on from its last clock
+// read to the instant), each weighing Q plus the stall it caused; the
+// writer shares the thread's CPU time out by those weights. A signal that
+// waited while the thread was off the CPU (preempted, or asleep in a call
+// the wrappers do not cover) is no CPU sample, and such a thread's mean
+// interval doubles (up to 64 Q), so an idle thread is seldom woken. Wall
+// mode keeps every sample, weighted by the wall time since the previous
+// one. A blocking call the wrappers cover (spinelprof_interpose.h) holds
+// the signal back; its time is recorded by the wrapper when it returns
+// (wall mode: one sample of the blocking stack weighing exactly the call's
+// length), and the signal that waited is no sample (cpu mode: the wrapper
+// takes it and arms the next instant).
 //
 // A periodic flush (SPINEL_PROFILE_FLUSH_SEC) runs on a helper thread
 // started only then (spinelprof_flush_thread.h); start-up starts it after

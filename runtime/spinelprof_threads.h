@@ -33,13 +33,14 @@ struct ThreadSlot {
   std::atomic<bool> HasTimer;
   uint64_t DueNs;        // CLOCK_MONOTONIC instant the timer is armed for.
   uint64_t NextDueNs;    // 0, or the instant after DueNs, already drawn.
-  uint64_t StratumEndNs; // The end of the last drawn instant's stratum.
+  uint64_t LastInstantNs; // Where the next interval starts: the last drawn
+                          // instant, moved on by the stalls after it.
   uint64_t Random;       // xorshift state for the instants.
-  uint32_t Backoff;      // Cpu mode: the next stratum is Q * 2^Backoff.
+  uint32_t Backoff;      // Cpu mode: the mean interval is Q * 2^Backoff.
   /// Cpu mode: the sampler's own stall per sample (the thread stopped from
   /// its instant to the handler's end; a running median), and how long the
   /// last timer_settime took (the stall's part after the handler's clock
-  /// read). Both are taken out of the strata.
+  /// read). Both are taken out of the law's time.
   uint64_t StallNs, ArmNs;
   /// Cpu mode: CLOCK_MONOTONIC and the thread's CPU clock at their last
   /// read together, made while the thread ran: at its registration, a late
@@ -94,8 +95,8 @@ void nameThread(ThreadSlot &T);
 
 /// Names T's record again with the name its thread has now, as the program
 /// set it: the first sample can come before the thread names itself
-/// (pthread_setname_np after its start; the first instant is uniform in
-/// the first stratum, microseconds after the start: thread-weights.c read
+/// (pthread_setname_np after its start; the first instant can come
+/// microseconds after the start: thread-weights.c read
 /// "app" under ASan). Called when the thread ends and when sampling stops.
 /// Async-signal-safe; any thread.
 void refreshThreadName(ThreadSlot &T);

@@ -1,14 +1,14 @@
 // A thread asleep in a wait no wrapper covers (here a raw nanosleep system
 // call, which a signal ends with EINTR) is no CPU sample and is seldom
 // woken: a signal that interrupted a wait is no sample, and a thread that
-// used under a tenth of a CPU since the last look has its strata doubled,
+// used under a tenth of a CPU since the last look has its mean interval doubled,
 // up to 64 P (docs/design.md, Sampling). One second asleep at 1 kHz: about
 // 20 interruptions (1, 2, 4, ... 64 ms, then every 64 ms, measured 21); a
 // sampler without the backoff interrupts it ~1000 times, one that took
 // such an instant for a sample gives the sleep ~20 samples or more.
 // Bounds: 60 interruptions, 3 samples of the sleep. Then 300 ms of work,
 // whose samples the sleep must not have taken: its first 64 ms may get
-// none (the timer stays armed in the backed-off stratum), so at least ~236
+// none (the timer stays armed for the backed-off interval), so at least ~236
 // of ~300; measured 253-304 beside two busy loops, bound 200. A thread
 // that stayed backed off until one of its instants counted lost up to 64
 // ms at each instant its signal reached it late: 101-151 under that load.
