@@ -113,6 +113,14 @@ static uint64_t meanIntervalNs(const ThreadSlot &T) {
   return (PeriodNs - Stall) << T.Backoff;
 }
 
+/// What one instant of T's law stands for, its mean interval: Q, or 3/4 of
+/// a backed-off Q (drawn uniformly in its upper half: nextInstant).
+/// Async-signal-safe.
+static uint64_t instantWeightNs(const ThreadSlot &T) {
+  uint64_t Q = meanIntervalNs(T);
+  return T.Backoff ? Q - Q / 4 : Q;
+}
+
 /// -ln(U) for U uniform in (0, 1], from 53 random bits: an exponential
 /// draw of mean 1. By hand (the runtime links no libm): U = M * 2^E with M
 /// in [sqrt(1/2), sqrt(2)), ln M = 2 atanh(S), S = (M - 1) / (M + 1), |S|
@@ -210,8 +218,9 @@ static uint32_t armTimer(ThreadSlot &T, uint64_t Now) {
 /// (start-up, or a sample's stall, this arming included). While that
 /// instant passed during the arming itself, moves it, and the law's time, by
 /// what the arming took more than expected: an instant in the profiler's
-/// own time is none of the program's. timer_settime takes 15-35 us here (it
-/// programs the CPU's timer: a hypervisor exit), and 80-200 us under load.
+/// own time is none of the program's. timer_settime took 15-35 us on one VM
+/// host (it programs the CPU's timer: a hypervisor exit) and 80-200 us
+/// under load; ~0.6 us of CPU on another.
 /// The profiling signal must be blocked (in its handler, or by
 /// startThreadTimer), else it comes on the call's return first: under
 /// load, 17 of 24 samples of an empty program stood at the start-up's
@@ -450,8 +459,8 @@ static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
 }
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then,
-/// weighing the law's mean interval Q (armAfterStall adds the stall it
-/// causes): the samples' weights share the thread's CPU time
+/// weighing the law's mean interval (instantWeightNs; armAfterStall adds
+/// the stall it causes): the samples' weights share the thread's CPU time
 /// (setCpuSinceStart), so an instant at which the thread was off the CPU
 /// moves no CPU time onto the next one. A prompt signal needs no clock read
 /// (~2 us here): the thread was running, unless the signal interrupted a
@@ -469,7 +478,7 @@ static uint32_t sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait,
       return 0;
     }
     endBackoff(T);
-    return recordOwnStack(T, Pc, meanIntervalNs(T), 1, T.DueNs);
+    return recordOwnStack(T, Pc, instantWeightNs(T), 1, T.DueNs);
   }
   uint64_t ToInstant = T.DueNs > T.LastReadNs ? T.DueNs - T.LastReadNs : 0;
   CpuSince Since = readCpuSince(T, Now);
@@ -482,7 +491,7 @@ static uint32_t sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait,
     endBackoff(T);
   uint32_t Slot = 0;
   if (!Blocked && ranUntilInstant(Since, ToInstant))
-    Slot = recordOwnStack(T, Pc, meanIntervalNs(T), 1, T.DueNs);
+    Slot = recordOwnStack(T, Pc, instantWeightNs(T), 1, T.DueNs);
   setCpuSinceStart(T, Since.Cpu);
   return Slot;
 }
