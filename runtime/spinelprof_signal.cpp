@@ -504,8 +504,8 @@ static uint32_t sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait,
 /// instants at 1/P where the rest got 1/(P - stall): the method right
 /// after each wake-up read 3 pp low at 5 kHz (bench/accuracy,
 /// periodic-4x). The stall ends after the timer_settime below, which takes
-/// the previous one's time. Returns the stall taken out (0 after a late
-/// signal). Async-signal-safe; on T's thread.
+/// the previous one's time. Returns the stall, from the instant to the
+/// arming's end (0 after a late signal). Async-signal-safe; on T's thread.
 static uint64_t armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   uint64_t Due = T.DueNs;
   uint64_t End = monotonicNs();
@@ -523,11 +523,12 @@ static uint64_t armAfterStall(ThreadSlot &T, uint64_t Delivered) {
   // The median, learnt a microsecond a sample: a preemption counted as
   // prompt does not move it, where it would pull an average (under load
   // the rate read +20 % at 5 kHz).
-  if (Armed - Due > T.StallNs)
+  uint64_t Stall = Armed - Due;
+  if (Stall > T.StallNs)
     T.StallNs += 1000;
   else if (T.StallNs >= 1000)
     T.StallNs -= 1000;
-  return Armed - Due;
+  return Stall;
 }
 
 /// The profiling signal's handler: this thread's timer fired. Samples the
