@@ -128,10 +128,11 @@ def machine_facts(work, clang, calibration_s):
         fail(f'calibration.c did not build:\n{r.stderr}')
     for line in sh([cal, f'{calibration_s:g}']).stdout.splitlines():
         f = line.split()
+        uncorrected = f' (the empty interval alone: {float(f[10]):+.0f} ns)' if f[0] == 'cpu' else ''
         facts.append((f'timed call ({f[0]})',
                       f'a calibrated timed call of {f[8]} us reads {float(f[2]):+.0f} ns '
-                      f'(standard error {f[4]} ns) longer than untimed; empty interval {f[6]} ns '
-                      f'(calibration.c, {calibration_s:g} s)'))
+                      f'(standard error {f[4]} ns) longer than untimed{uncorrected}; empty interval '
+                      f'{f[6]} ns (calibration.c, {calibration_s:g} s)'))
     facts.append(('load average', ' '.join(open('/proc/loadavg').read().split(' ')[:3])))
     return facts
 
@@ -199,6 +200,8 @@ def read_truth(path):
         f = line.split()
         if f[0] == 'row':
             rows[f[1]] = rows.get(f[1], 0) + int(f[2])
+        elif f[0] == 'meta' and len(f) == 4:  # meta NAME ROW VALUE
+            meta.setdefault(f[1], []).append((f[2], float(f[3])))
         elif f[0] == 'meta':
             meta.setdefault(f[1], []).append(f[2])
     return rows, meta
@@ -349,6 +352,8 @@ def run_case(case, bins, args, work, tools):
             elif not os.path.exists(truth_path):
                 fail(f'--reread: {truth_path} not found (were --runs, --case the same?)')
             rows, meta = read_truth(truth_path)
+            if case.mode == 'cpu' and not args.reread and not meta.get('late_read_ns'):
+                fail(f'{truth_path}: no closing-read measure (meta late_read_ns) in cpu mode')
             if tool == 'spinelprof':
                 got, n, facts = spinelprof_rows(os.path.splitext(folded)[0] + '.sprof', rows, args.by)
                 other, _, _ = spinelprof_rows(os.path.splitext(folded)[0] + '.sprof', rows,
@@ -388,6 +393,10 @@ def fmt_meta(meta):
     if e and win:
         parts.append(f'{pairs} timed calls (~{100.0 * pairs * statistics.mean(es) / win:.1f}% of the time '
                      'in clock reads)')
+    late = [v for _, v in meta.get('late_read_ns', [])]
+    if late:
+        parts.append(f'closing reads {min(late):+.0f} to {max(late):+.0f} ns/call over the '
+                     'calibration\'s (taken out)')
     s = first('work_scaling_4x')
     if s:
         parts.append(f'work x4 takes x{s:.2f}')

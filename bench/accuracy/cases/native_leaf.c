@@ -13,8 +13,11 @@
  * How the split of sp_mixed is measured (from outside, no clock read in
  * it): memchr's time inside sp_mixed is sp_memchr_only's measured time,
  * per call, times sp_mixed's calls; sp_mixed's self time is the rest of its
- * measured time. This puts sp_memchr_only's loop (a counter and a branch per
- * call) in the native row, an error well under 1% of it. sp_memchr_only is
+ * measured time. This puts sp_memchr_only's loop in the native row: a
+ * counter, a branch, and the glue sp_mixed has too (the next address from
+ * truth_sink, the volatile add of the result), which a profiler reading
+ * the PC gives to sp_mixed (~1 pp of the total by gperftools' PCs on one
+ * host: bench/accuracy/results/2026-11-28-closing-reads.md). sp_memchr_only is
  * one row, its own code and memchr together (its split is not measured);
  * sp_own_only has no native calls. The split assumes the times add up
  * (memchr's result feeds the own code and the own code the next call's
