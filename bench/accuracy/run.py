@@ -49,7 +49,7 @@ class Case:
 CASES = [
     Case('methods', 'methods.c', 'four methods of 0.1-1 ms; a callee called 20x cheaply and 5x dearly'),
     Case('syscalls', 'syscalls.c', 'compute; 40 write()s to /dev/null; longer compute; 60 getppid syscalls'),
-    Case('native-leaf', 'native_leaf.c', '1000 memchr calls (8 KiB) with a few ns of own code between, and each alone'),
+    Case('native-leaf', 'native_leaf.c', '1000 memchr calls (8 KiB) with a few ns of own code between, each alone, and the glue around the calls'),
     Case('wall-short', 'wall.c', 'wall mode: 0.14 ms compute, 0.7 ms nanosleep', 'wall',
          lambda hz: ['140', '700']),
     Case('wall-5ms', 'wall.c', 'wall mode: 5 ms compute, 5 ms nanosleep', 'wall',
@@ -402,9 +402,10 @@ def fmt_meta(meta):
         parts.append(f'work x4 takes x{s:.2f}')
     if 'memchr_call_ns' in meta and win:
         own, mixed = first('own_only_ns', int), first('mixed_self_ns', int)
+        glue = first('glue_only_ns', int) or 0
         parts.append(f'memchr {first("memchr_call_ns"):.0f} ns/call; check of the split: sp_mixed self '
-                     f'{mixed / 1e6:.1f} ms vs sp_own_only {own / 1e6:.1f} ms, '
-                     f'{100.0 * (mixed - own) / win:+.2f} pp of the total')
+                     f'{mixed / 1e6:.1f} ms vs sp_own_only + sp_glue_only {own / 1e6:.1f} + '
+                     f'{glue / 1e6:.1f} ms, {100.0 * (mixed - own - glue) / win:+.2f} pp of the total')
     if 'periods_run' in meta:
         parts.append(f'periods run {first("periods_run", int)}, skipped (late) '
                      f'{first("periods_skipped", int)}')
