@@ -12,10 +12,14 @@
 // 17 of 24 had the leaf timer_settime. With the arming drawn again, 0-6 in
 // 50 runs under lit -j2 at each rate: an instant after the arming, in the
 // program's own exit path, or an instant in a preemption there counted as
-// prompt (docs/design.md, Sampling). The bound, 20, is a fifth of the
-// 100 kHz bias: on a later VM host (a slower exit path, 2026-11-28) six
-// quiet rounds of 50 runs read 3-14 with the stratified law and 5-10 with
-// the Poisson one, where the bound was 10. At 20 kHz it is 15: under ASan
+// prompt (docs/design.md, Sampling). The bound, 30, is under a third of
+// the quiet 100 kHz bias (larger under load, where the arming is slower):
+// on a later VM host (a slower exit path, 2026-11-28) six quiet rounds of
+// 50 runs read 3-14 with the stratified law and 5-10 with the Poisson
+// one; beside four busy loops 6-19 (median 11), all "[unknown]": the
+// program's own exit path after main's frame, slower under load. One of
+// 25 rounds of lit -j2 beside two busy loops read over the bound of 20
+// then. At 20 kHz it is 15: under ASan
 // (a slower exit path) and lit -j2 a run read 11, since a late signal
 // counts when the thread ran through its instant (quiet, 2-5); the
 // 100 kHz run keeps catching the bias.
@@ -29,10 +33,10 @@
 // RUN: env SPINEL_PROFILE_HZ=20000 SPINEL_PROFILE_QUIET=1 \
 // RUN:     %python %inputs/samples_over_runs.py 50 15 %t %t/app | FileCheck %s --check-prefix=AT20K
 // RUN: env SPINEL_PROFILE_HZ=100000 SPINEL_PROFILE_QUIET=1 \
-// RUN:     %python %inputs/samples_over_runs.py 50 20 %t %t/app | FileCheck %s
+// RUN:     %python %inputs/samples_over_runs.py 50 30 %t %t/app | FileCheck %s
 //
 // AT20K: ok: {{[0-9]|1[0-5]}} samples in 50 runs
-// CHECK: ok: {{[0-9]|1[0-9]|20}} samples in 50 runs
+// CHECK: ok: {{[0-9]|[12][0-9]|30}} samples in 50 runs
 
 #include "manual_frames.h"
 
