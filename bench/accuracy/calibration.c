@@ -24,10 +24,9 @@
 
 NOINLINE static void sp_probe(long units) { truth_work(units); }
 
-static void check(const char *name, clockid_t clock, double call_us,
-                  double seconds) {
+static void check(const char *name, clockid_t clock, double seconds) {
   enum { CALLS = 10 };
-  long units = truth_units(call_us);
+  long units = truth_units(25);
   struct truth t;
   memset(&t, 0, sizeof t);
   t.clock = clock;
@@ -49,12 +48,10 @@ static void check(const char *name, clockid_t clock, double call_us,
     /* This block's calibrated calls with this block's own means. */
     double empty = (double)(t.empty_raw_ns - before.empty_raw_ns) /
                    (double)(t.empty_calls - before.empty_calls);
-    double late = 0;
-    uint64_t n = row->late_reads - before.rows[r].late_reads;
-    uint64_t ne = t.empty_late_reads - before.empty_late_reads;
-    if (n && ne)
-      late = (double)(row->late_read_ns - before.rows[r].late_read_ns) / (double)n -
-             (double)(t.empty_late_read_ns - before.empty_late_read_ns) / (double)ne;
+    double late = truth_excess_ns(row->late_read_ns - before.rows[r].late_read_ns,
+                                  row->late_reads - before.rows[r].late_reads,
+                                  t.empty_late_read_ns - before.empty_late_read_ns,
+                                  t.empty_late_reads - before.empty_late_reads);
     double timed = (double)(row->raw_ns - before.rows[r].raw_ns) - CALLS * empty;
     double d = (timed - CALLS * late - bulk) / CALLS;
     sum += d, sum2 += d * d, whole += bulk / CALLS, ++blocks;
@@ -69,7 +66,7 @@ static void check(const char *name, clockid_t clock, double call_us,
 int main(int argc, char **argv) {
   double seconds = argc > 1 ? atof(argv[1]) : 2;
   truth_setup_work();
-  check("cpu", CLOCK_THREAD_CPUTIME_ID, 25, seconds);
-  check("wall", CLOCK_MONOTONIC, 25, seconds);
+  check("cpu", CLOCK_THREAD_CPUTIME_ID, seconds);
+  check("wall", CLOCK_MONOTONIC, seconds);
   return 0;
 }

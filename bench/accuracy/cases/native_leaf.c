@@ -82,6 +82,11 @@ NOINLINE static void sp_glue_only(void) {
   }
 }
 
+/* A row's self time per step (per call of memchr or of the glue). */
+static double per_step_ns(int row) {
+  return (double)T.rows[row].self_ns / ((double)T.rows[row].calls * CALLS);
+}
+
 int main(int argc, char **argv) {
   double seconds = truth_args(argc, argv, 0);
   truth_begin(&T);
@@ -102,10 +107,7 @@ int main(int argc, char **argv) {
   truth_finish(&T);
   /* memchr's share of sp_mixed: sp_memchr_only's time per call less the
    * glue's. */
-  double per_call = (double)T.rows[r_memchr].self_ns /
-                        ((double)T.rows[r_memchr].calls * CALLS) -
-                    (double)T.rows[r_glue].self_ns /
-                        ((double)T.rows[r_glue].calls * CALLS);
+  double per_call = per_step_ns(r_memchr) - per_step_ns(r_glue);
   int64_t native = (int64_t)(per_call * (double)T.rows[r_mixed].calls * CALLS);
   truth_move(&T, r_mixed, r_native, native);
   FILE *f = truth_open(argv);

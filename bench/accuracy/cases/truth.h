@@ -172,14 +172,21 @@ static double truth_empty_ns(const struct truth *t) {
   return t->empty_calls ? (double)t->empty_raw_ns / (double)t->empty_calls : 0;
 }
 
+/* The mean closing-read measure of n calls (sum) over the calibration's
+ * (empty_sum of empty_n), per call; 0 when either has none. */
+static double truth_excess_ns(int64_t sum, uint64_t n, int64_t empty_sum,
+                              uint64_t empty_n) {
+  if (!n || !empty_n)
+    return 0;
+  return (double)sum / (double)n - (double)empty_sum / (double)empty_n;
+}
+
 /* How much longer a row's closing reads took before their values than
  * the calibration's, per call (0 in wall mode). */
 static double truth_late_read_excess_ns(const struct truth *t, int row) {
   const struct truth_row *r = &t->rows[row];
-  if (!r->late_reads || !t->empty_late_reads)
-    return 0;
-  return (double)r->late_read_ns / (double)r->late_reads -
-         (double)t->empty_late_read_ns / (double)t->empty_late_reads;
+  return truth_excess_ns(r->late_read_ns, r->late_reads,
+                         t->empty_late_read_ns, t->empty_late_reads);
 }
 
 static int64_t truth_total(const struct truth *t, int row) {
