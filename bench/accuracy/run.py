@@ -122,6 +122,10 @@ def machine_facts(work, clang, calibration_s):
     r = sh([clang, '-O2', os.path.join(HERE, 'tick.c'), '-o', tick])
     measured = sh([tick]).stdout.strip() if r.returncode == 0 else 'tick.c did not build'
     facts.append(('tick', f'{hz or "CONFIG_HZ not readable"}; measured (ITIMER_PROF asked for 10 kHz): {measured}'))
+    delivery = os.path.join(work, 'delivery')
+    r = sh([clang, '-O2', os.path.join(HERE, 'delivery.c'), '-o', delivery])
+    measured = sh([delivery]).stdout.strip() if r.returncode == 0 else 'delivery.c did not build'
+    facts.append(('signal delivery', f"a thread's own timer, instant to handler: {measured}"))
     cal = os.path.join(work, 'calibration')
     r = sh([clang, '-O2', os.path.join(HERE, 'calibration.c'), '-lm', '-o', cal])
     if r.returncode != 0:

@@ -1,8 +1,9 @@
 /*===- truth.h - Ground truth for the runtime's share tests -----*- C -*-===*
  *
  * A test program times each measured method from its caller with the
- * thread's CPU clock (a system call, ~2 us here), subtracts the cost of an
- * empty timed call measured the same way, and writes "NAME NANOSECONDS"
+ * thread's CPU clock (a system call, ~2 us here; or the clock a test names
+ * by defining TRUTH_CLOCK first, such as CLOCK_MONOTONIC for wall mode),
+ * subtracts the cost of an empty timed call measured the same way, and writes "NAME NANOSECONDS"
  * lines that test/Inputs/check_truth.py compares with the profile. The
  * work cannot be collapsed by the compiler: a walk of a table through
  * data-dependent indexes.
@@ -14,10 +15,18 @@
 
 #include <stdio.h>
 
-static inline uint64_t truth_cpu_ns(void) {
+#ifndef TRUTH_CLOCK
+#define TRUTH_CLOCK CLOCK_THREAD_CPUTIME_ID
+#endif
+
+static inline uint64_t truth_clock_ns(clockid_t c) {
   struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  clock_gettime(c, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline uint64_t truth_cpu_ns(void) {
+  return truth_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static unsigned char truth_table[1 << 16];
@@ -45,11 +54,11 @@ static NOINLINE void truth_empty(void) { __asm__ volatile(""); }
 /* Times Call from outside as row Row, and an empty call the same way. */
 #define TRUTH_CALL(T, Row, Call)                                               \
   do {                                                                         \
-    uint64_t t0_ = truth_cpu_ns();                                             \
+    uint64_t t0_ = truth_clock_ns(TRUTH_CLOCK);                                \
     Call;                                                                      \
-    uint64_t t1_ = truth_cpu_ns();                                             \
+    uint64_t t1_ = truth_clock_ns(TRUTH_CLOCK);                                \
     truth_empty();                                                             \
-    uint64_t t2_ = truth_cpu_ns();                                             \
+    uint64_t t2_ = truth_clock_ns(TRUTH_CLOCK);                                \
     (T)->ns[Row] += t1_ - t0_;                                                 \
     (T)->calls[Row]++;                                                         \
     (T)->empty_ns += t2_ - t1_;                                                \
