@@ -3,10 +3,10 @@
  * A test program times each measured method from its caller with the
  * thread's CPU clock (a system call, ~2 us here; or the clock a test names
  * by defining TRUTH_CLOCK first, such as CLOCK_MONOTONIC for wall mode),
- * subtracts the cost of an empty timed call measured the same way, and writes "NAME NANOSECONDS"
- * lines that test/Inputs/check_truth.py compares with the profile. The
- * work cannot be collapsed by the compiler: a walk of a table through
- * data-dependent indexes.
+ * subtracts the cost of an empty timed call measured the same way, and
+ * writes "NAME NANOSECONDS" lines that test/Inputs/check_truth.py
+ * compares with the profile. The work cannot be collapsed by the
+ * compiler: a walk of a table through data-dependent indexes.
  *===----------------------------------------------------------------------===*/
 #ifndef SPINELPROF_TEST_TRUTH_H
 #define SPINELPROF_TEST_TRUTH_H
