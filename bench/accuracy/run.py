@@ -79,6 +79,14 @@ def sh(cmd, **kw):
 # ----------------------------------------------------------------- machine
 
 
+def build_and_run(work, clang, name):
+    """Builds HERE/NAME.c into WORK and returns what it prints (a machine fact)."""
+    binary = os.path.join(work, name)
+    if sh([clang, '-O2', os.path.join(HERE, name + '.c'), '-o', binary]).returncode != 0:
+        return f'{name}.c did not build'
+    return sh([binary]).stdout.strip()
+
+
 def machine_facts(work, clang, calibration_s):
     facts = []
     model = '?'
@@ -118,13 +126,9 @@ def machine_facts(work, clang, calibration_s):
         import gzip
         with gzip.open('/proc/config.gz', 'rt') as f:
             hz = next((l.strip() for l in f if l.startswith('CONFIG_HZ=')), None)
-    tick = os.path.join(work, 'tick')
-    r = sh([clang, '-O2', os.path.join(HERE, 'tick.c'), '-o', tick])
-    measured = sh([tick]).stdout.strip() if r.returncode == 0 else 'tick.c did not build'
+    measured = build_and_run(work, clang, 'tick')
     facts.append(('tick', f'{hz or "CONFIG_HZ not readable"}; measured (ITIMER_PROF asked for 10 kHz): {measured}'))
-    delivery = os.path.join(work, 'delivery')
-    r = sh([clang, '-O2', os.path.join(HERE, 'delivery.c'), '-o', delivery])
-    measured = sh([delivery]).stdout.strip() if r.returncode == 0 else 'delivery.c did not build'
+    measured = build_and_run(work, clang, 'delivery')
     facts.append(('signal delivery', f"a thread's own timer, instant to handler: {measured}"))
     cal = os.path.join(work, 'calibration')
     r = sh([clang, '-O2', os.path.join(HERE, 'calibration.c'), '-lm', '-o', cal])

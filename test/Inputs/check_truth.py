@@ -46,7 +46,7 @@ def main():
             continue
         name, ns = line.split()
         truth[name] = float(ns)
-    counts = dict.fromkeys(truth, 0)
+    measured = dict.fromkeys(truth, 0)
     total, samples = 0, 0
     for frames, n, weight in (sprof_stacks if a.by_weight else folded_stacks)(a.folded):
         hit = [r for r in truth if r in frames]
@@ -54,7 +54,7 @@ def main():
             samples += n
             total += weight
             for r in hit:
-                counts[r] += weight
+                measured[r] += weight
     if samples < a.min_samples:
         print(f'only {samples} samples in the rows (< {a.min_samples})')
         return
@@ -62,7 +62,7 @@ def main():
     bad = []
     for r in truth:
         t = 100 * truth[r] / true_total
-        m = 100 * counts[r] / total
+        m = 100 * measured[r] / total
         print(f'{r}: true {t:.2f}% measured {m:.2f}% ({m - t:+.2f} pp)', file=sys.stderr)
         if abs(m - t) > a.tolerance:
             bad.append(f'{r} true {t:.1f}% measured {m:.1f}%')
