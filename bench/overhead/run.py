@@ -710,8 +710,9 @@ class Bench:
                 'variants gperftools and "at gperftools\' rate" skipped')
         quick = self.args.quick
         benches = []
+        only = self.args.only.split(',') if self.args.only else None
         for rb_name, full, quick_args in SPINEL_BENCHMARKS:
-            if quick and quick_args is None:
+            if (quick and quick_args is None) or (only and rb_name[:-3] not in only):
                 continue
             rb = os.path.join(home, 'benchmark', rb_name)
             if not os.path.exists(rb):
@@ -967,7 +968,7 @@ def main():
     ap.add_argument('--baseline', metavar='DIR',
                     help='also the variant base: spinel-prof cc of the spinelprof build in DIR')
     ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
-    ap.add_argument('--only', help='comma-separated programs')
+    ap.add_argument('--only', help='comma-separated programs (and Spinel benchmarks, without .rb)')
     ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built)')
     ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
     args = ap.parse_args()
