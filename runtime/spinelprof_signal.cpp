@@ -595,9 +595,9 @@ static uint64_t measureCpuRead() {
 /// here, not the 0.8 of a read back to back (CpuReadNs), and the call's
 /// CPU counted its part before the value while the instants there were
 /// sampled too: the sleeping periodic cases' <rest> read 1.03-1.12x its
-/// truth (1.01-1.09x since). The two reads' parts after their values (the first outside
-/// [Start, End] but in the CPU, the second the other way) cancel. On T's
-/// thread, normal context.
+/// truth (1.01-1.09x since). The two reads' parts after their values (the
+/// first outside [Start, End] but in the CPU, the second the other way)
+/// cancel. On T's thread, normal context.
 static void sampleCall(ThreadSlot &T, uint64_t Start, uint64_t StartCpu,
                        uint64_t Cpu, uint64_t End) {
   uint64_t Due = T.DueNs;
