@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -384,9 +385,11 @@ static void writeOnFlushThread(int) { writeFinalProfile(); }
 /// memory from malloc, but a copy that fails or hangs all the same costs
 /// the profile, never the program: its temporary files are removed.
 /// The copy is given TimeoutMs (30 s for SIGINT/SIGTERM: a large profile
-/// on a slow disk; a crash gives it 5 s), then killed. One copy per
-/// process: a second signal finds the first one's under way and returns.
-/// Async-signal-safe (clone, wait4, kill, nanosleep, removeTemporaryOf).
+/// on a slow disk; a crash gives it 5 s), then killed; it is killed too
+/// when the thread waiting for it dies (PR_SET_PDEATHSIG: the process was
+/// killed meanwhile). One copy per process: a second signal finds the
+/// first one's under way and returns. Async-signal-safe (clone, prctl,
+/// wait4, kill, nanosleep, removeTemporaryOf).
 static void writeInCopy(int TimeoutMs = 30000) {
   static std::atomic<bool> CopyMade{false};
   if (!State.Active || getpid() != State.Pid || FinalWritten.load() ||
@@ -394,9 +397,15 @@ static void writeInCopy(int TimeoutMs = 30000) {
     return;
   stopSampling();
   CopiedCpuNs = processCpuNs();
+  long Parent = syscall(SYS_getpid);
   long Child = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
   if (Child == 0) {
     crashCopyStarted(); // A fault here ends the copy, without a core.
+    // Killed with the thread that waits for it: a copy that hangs must
+    // not outlive a parent someone killed (Runtime/copy-parent-death.c).
+    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0L, 0L, 0L);
+    if (syscall(SYS_getppid) != Parent)
+      syscall(SYS_exit_group, 1); // The parent died before the prctl.
     writeFinalProfile(/*InCopy=*/true);
     syscall(SYS_exit_group, 0);
   }
@@ -483,27 +492,9 @@ static void handleTerminatingSignal(int Signal) {
   errno = SavedErrno; // Only if the signal is caught after all.
 }
 
-/// Looks up, now, the real definitions behind the interposed functions a
-/// signal-time write calls (the writer's `write`, `WriteLock`'s
-/// `pthread_mutex_lock`, the handler's `nanosleep`): each is looked up
-/// once, by `dlsym`, which allocates; done first inside a signal that
-/// interrupted `malloc`, the copy deadlocked on the heap's lock
-/// (Stress/signals.c, 1 run in ~3000 signalled at start-up). Each call
-/// here does nothing. Start-up only, before the handlers.
-static void resolveSignalTimeFunctions() {
-  int SavedErrno = errno;
-  (void)!write(-1, nullptr, 0);
-  pthread_mutex_lock(&WriteLock);
-  pthread_mutex_unlock(&WriteLock);
-  struct timespec Zero = {0, 0};
-  nanosleep(&Zero, nullptr);
-  errno = SavedErrno;
-}
-
 /// SIGINT and SIGTERM write the profile, where their disposition is the
 /// default (installOverDefault). Start-up only.
 static void installTerminatingHandlers() {
-  resolveSignalTimeFunctions();
   struct sigaction Action;
   memset(&Action, 0, sizeof(Action));
   Action.sa_handler = handleTerminatingSignal;
@@ -654,6 +645,7 @@ static void setUpProfiler() {
 /// does and no sample stands for the profiler's own start-up.
 __attribute__((constructor(101))) static void startProfiler() {
   int SavedErrno = errno;
+  resolveRealFunctions(); // Before the timer: no sample of its dlsym.
   setUpProfiler();
   settleAllocationSampling(); // Off unless setUpProfiler started it.
   if (State.Active)

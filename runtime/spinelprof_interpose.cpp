@@ -67,11 +67,38 @@ static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
   return F;
 }
 
+// Every libc function defined here, each with its real definition's cache.
+// clang-format off
+#define SPINELPROF_REAL_FUNCTIONS(X)                                           \
+  X(pthread_create) X(sigaction) X(signal) X(makecontext) X(swapcontext)       \
+  X(read) X(write) X(recv) X(recvfrom) X(recvmsg) X(send) X(sendto)            \
+  X(sendmsg) X(accept) X(accept4) X(connect) X(poll) X(ppoll) X(select)        \
+  X(pselect) X(epoll_wait) X(epoll_pwait) X(nanosleep) X(clock_nanosleep)      \
+  X(sleep) X(usleep) X(pause) X(waitpid) X(wait) X(pthread_cond_wait)          \
+  X(pthread_cond_timedwait) X(pthread_join) X(sem_wait) X(fsync)               \
+  X(fdatasync) X(flock) X(sigsuspend) X(sigwait) X(sigwaitinfo)                \
+  X(sigtimedwait) X(msgrcv) X(msgsnd) X(semop) X(semtimedop) X(lockf)          \
+  X(fcntl) X(fcntl64) X(pthread_mutex_lock) X(pthread_mutex_trylock)
+// clang-format on
+#define SPINELPROF_REAL_CACHE(Name) static std::atomic<void *> RealOf_##Name;
+SPINELPROF_REAL_FUNCTIONS(SPINELPROF_REAL_CACHE)
+
 #define SPINELPROF_REAL(Name)                                                  \
-  ([]() {                                                                      \
-    static std::atomic<void *> Cache;                                          \
-    return reinterpret_cast<decltype(&::Name)>(realFunction(Cache, #Name));    \
-  }())
+  reinterpret_cast<decltype(&::Name)>(realFunction(RealOf_##Name, #Name))
+
+void resolveRealFunctions() {
+  int SavedErrno = errno;
+#define SPINELPROF_RESOLVE(Name) (void)SPINELPROF_REAL(Name);
+  SPINELPROF_REAL_FUNCTIONS(SPINELPROF_RESOLVE)
+  errno = SavedErrno;
+}
+
+/// A program linked with this file alone (no frames, so no profiler) gets
+/// its lookups before its constructors too. After the profiler's start-up
+/// (same priority, either order) it finds them done.
+__attribute__((constructor(101))) static void resolveRealFunctionsAtStart() {
+  resolveRealFunctions();
+}
 
 // Synthetic frames of the blocking calls, flagged blocking.
 #define SPINELPROF_BLOCKING_FRAME(Var, Text)                                   \
@@ -434,9 +461,7 @@ SPINELPROF_FCNTL(fcntl64)
 
 // A mutex that is free is taken without the frame or the signal mask.
 SPINELPROF_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) noexcept {
-  static std::atomic<void *> TryCache;
-  auto Try = reinterpret_cast<decltype(&::pthread_mutex_trylock)>(
-      realFunction(TryCache, "pthread_mutex_trylock"));
+  auto Try = SPINELPROF_REAL(pthread_mutex_trylock);
   auto Real = SPINELPROF_REAL(pthread_mutex_lock);
   if (!Hooks.load(std::memory_order_acquire))
     return Real(M);

@@ -71,6 +71,14 @@ struct InterposeHooks {
 /// Installs (or, with null, removes) the hooks. Start-up and fork only.
 void setInterposeHooks(const InterposeHooks *Hooks);
 
+/// Looks up, now, the real definition behind every function defined here
+/// (dlsym, which allocates). Looked up at its first call instead, it would
+/// run wherever that call is made: in a signal handler that interrupted
+/// malloc, a deadlock on the heap's lock (the program's handler calling
+/// write(2) for the first time; the profile's signal-time copy did, 1 run
+/// in ~3000 of Stress/signals.c). Start-up only, before the timer.
+void resolveRealFunctions();
+
 /// libc's own pthread_create, for the runtime's flush thread (which must
 /// not be registered). Normal context.
 int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
