@@ -58,7 +58,7 @@ def one_run(case, binary, work, i, args):
 
 def mean_se(xs):
     m = statistics.mean(xs)
-    return m, (statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float('nan'))
+    return m, (statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None)
 
 
 def main():
@@ -94,10 +94,10 @@ def main():
             per_row.setdefault(k, []).append((true[k], sp[k], gp[k]))
     print('mean over runs (standard error): spinelprof - truth, gperftools - truth, spinelprof - gperftools')
     for k, v in per_row.items():
-        a = mean_se([s - t for t, s, g in v])
-        b = mean_se([g - t for t, s, g in v])
-        c = mean_se([s - g for t, s, g in v])
-        print(f'  {k:28} {a[0]:+6.2f} ({a[1]:.2f})  {b[0]:+6.2f} ({b[1]:.2f})  {c[0]:+6.2f} ({c[1]:.2f})')
+        cells = [mean_se(d) for d in ([s - t for t, s, g in v], [g - t for t, s, g in v],
+                                      [s - g for t, s, g in v])]
+        print(f'  {k:28}' + ''.join(f' {m:+6.2f} ({"-" if se is None else f"{se:.2f}"}) '
+                                    for m, se in cells))
     return 0
 
 
