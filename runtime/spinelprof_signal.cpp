@@ -713,10 +713,12 @@ void startMainThreadTimer() {
   }
 }
 
-/// Waits (a second at most) until no handler is recording.
-/// Async-signal-safe.
+/// Waits (a second at most) until no handler is recording. A deadline,
+/// not a count of pauses: under load a pause lasts several times the
+/// 100 us asked, and a signal ends one early. Async-signal-safe.
 static void awaitHandlers() {
-  for (int Spin = 0; InFlight.load() != 0 && Spin < 10000; ++Spin) {
+  uint64_t Deadline = monotonicNs() + 1000000000u;
+  while (InFlight.load() != 0 && monotonicNs() < Deadline) {
     struct timespec Pause = {0, 100000};
     syscall(SYS_nanosleep, &Pause, nullptr);
   }
