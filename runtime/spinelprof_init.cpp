@@ -397,14 +397,13 @@ static void writeInCopy(int TimeoutMs = 30000) {
     return;
   stopSampling();
   CopiedCpuNs = processCpuNs();
-  long Parent = syscall(SYS_getpid);
   long Child = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
   if (Child == 0) {
     crashCopyStarted(); // A fault here ends the copy, without a core.
     // Killed with the thread that waits for it: a copy that hangs must
     // not outlive a parent someone killed (Runtime/copy-parent-death.c).
     syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0L, 0L, 0L);
-    if (syscall(SYS_getppid) != Parent)
+    if (syscall(SYS_getppid) != State.Pid)
       syscall(SYS_exit_group, 1); // The parent died before the prctl.
     writeFinalProfile(/*InCopy=*/true);
     syscall(SYS_exit_group, 0);

@@ -1,24 +1,21 @@
 #!/usr/bin/env python3
 """Kill a program while the copy that writes its profile for SIGTERM runs.
 
-usage: kill_during_copy.py FIFO -- COMMAND [ARGS...]
+usage: fifo_reader.py --stall FIFO OUT -- kill_during_copy.py COMMAND [ARGS...]
   COMMAND must write its profile to FIFO and print 'ready' on stdout once
-  it has samples. FIFO gets a reader that never reads, with a one-page
-  buffer, so the copy (writeInCopy) waits on it for up to 3 s. The script
-  sends SIGTERM, finds the copy (a child of COMMAND), stops it (SIGSTOP: a
-  copy that hangs), kills COMMAND with SIGKILL, and prints whether the
+  it has samples. Under fifo_reader.py --stall the FIFO has a reader that
+  never reads, so the copy (writeInCopy) waits on it for up to 3 s. The
+  script sends SIGTERM, finds the copy (a child of COMMAND), stops it
+  (SIGSTOP: a copy that hangs), kills COMMAND with SIGKILL, and prints whether the
   copy ended within 5 s ('copy ended with its parent') or not ('copy
   outlived its parent', after which it is killed here). Exits 1 on any
   other outcome, saying which.
 """
-import fcntl
 import os
 import signal
 import subprocess
 import sys
 import time
-
-F_SETPIPE_SZ = 1031
 
 
 def children_of(pid):
@@ -64,12 +61,7 @@ def fail(message, proc):
 
 
 def main():
-    fifo, command = sys.argv[1], sys.argv[2:]
-    if command[:1] == ['--']:
-        command = command[1:]
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    fcntl.fcntl(fd, F_SETPIPE_SZ, 4096)
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)
     if proc.stdout.readline().strip() != b'ready':
         fail('the program did not print ready', proc)
     proc.send_signal(signal.SIGTERM)
@@ -90,7 +82,6 @@ def main():
     else:
         print('copy outlived its parent', flush=True)
         os.kill(copy, signal.SIGKILL)
-    os.close(fd)
 
 
 main()

@@ -9,7 +9,7 @@
 //
 // RUN: rm -rf %t && mkdir %t && mkfifo %t/p
 // RUN: %clang_prof -O1 %s %rtlib -o %t/app
-// RUN: env SPINEL_PROFILE=%t/p SPINEL_PROFILE_HZ=5000 %python %inputs/kill_during_copy.py %t/p -- %t/app | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/p SPINEL_PROFILE_HZ=5000 %python %inputs/fifo_reader.py --stall %t/p %t/got -- %python %inputs/kill_during_copy.py %t/app | FileCheck %s
 //
 // CHECK: copy ended with its parent
 #include <stdint.h>
