@@ -5,7 +5,10 @@
 // signal), and nothing else: no temporary file, no core from the copy
 // that writes it. The crash comes
 //   main      on the main thread of a one-thread program (SIGSEGV);
-//   thread    in one of three burning threads, main in pthread_join;
+//   thread    in one of three burning threads, main in pthread_join
+//             (after 20 ms of its own work: a thread that never used a
+//             sampling period of CPU has no sample in cpu mode, and the
+//             profile is checked to hold all four threads);
 //   abort     from abort() in one of those threads (SIGABRT);
 //   two       in two threads at once: one writes, the other waits and
 //             dies of its own fault;
@@ -310,10 +313,13 @@ int main(int argc, char **argv) {
     sp_work(300);
     sp_crash();
   } else if (strcmp(how, "thread") == 0) {
+    sp_work(20);
     run_threads(1, 0);
   } else if (strcmp(how, "abort") == 0) {
+    sp_work(20);
     run_threads(1, 1);
   } else if (strcmp(how, "two") == 0) {
+    sp_work(20);
     run_threads(2, 0);
   } else if (strcmp(how, "fiber") == 0) {
     run_fiber(0);
