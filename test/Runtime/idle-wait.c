@@ -6,12 +6,14 @@
 // 20 interruptions (1, 2, 4, ... 64 ms, then every 64 ms, measured 21); a
 // sampler without the backoff interrupts it ~1000 times, one that took
 // such an instant for a sample gives the sleep ~20 samples or more.
-// Bounds: 60 interruptions, 3 samples of the sleep. Then 300 ms of work,
+// Bounds: 60 interruptions, 3 samples of the sleep. Then 600 ms of work,
 // whose samples the sleep must not have taken: its first 64 ms may get
-// none (the timer stays armed for the backed-off interval), so at least ~236
-// of ~300; measured 253-304 beside two busy loops, bound 200. A thread
-// that stayed backed off until one of its instants counted lost up to 64
-// ms at each instant its signal reached it late: 101-151 under that load.
+// none (the timer stays armed for the backed-off interval), so at least
+// ~536 of ~600, Poisson counts (SD ~24); bound 450: under 1e-4 a run
+// (300 ms and a bound of 200 failed one run in ~1500, 1 in 130 when the
+// first 64 ms got none). A thread that stayed backed off until one of
+// its instants counted lost up to 64 ms at each instant its signal
+// reached it late: 101-151 of 300 under load, a third to a half.
 // The sleep runs on a thread that names itself after
 // it, as programs name threads after their start: signals that found it
 // asleep must not have named it (a thread is named at its first sample;
@@ -26,7 +28,7 @@
 // RUN: env SPINEL_PROFILE=%t/p.folded SPINEL_PROFILE_QUIET=1 %t/app > %t/out
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
 // RUN: %python %inputs/folded_facts.py sum %t/p.folded sleep 0 3
-// RUN: %python %inputs/folded_facts.py sum %t/p.folded burn 200 400
+// RUN: %python %inputs/folded_facts.py sum %t/p.folded burn 450 800
 // RUN: %python %inputs/check_sprof.py %t/p.folded | FileCheck %s --check-prefix=SPROF
 //
 // OUT: interruptions {{[0-9]|[1-5][0-9]}}{{$}}
@@ -58,7 +60,7 @@ static NOINLINE int sleep_raw(void) {
 
 static NOINLINE void burn(void) {
   uint32_t d = frame_push(&f_burn);
-  burn_cpu_ms(300);
+  burn_cpu_ms(600);
   frame_pop(d);
 }
 

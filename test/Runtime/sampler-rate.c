@@ -21,14 +21,14 @@
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -pthread -I%include -I%inputs %s %rtlib -o %t/app
-// RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 2> %t/err1
+// RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 1600 2> %t/err1
 // RUN: %python %inputs/check_rate.py %t/a.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=5000 %t/app 1 2> %t/err2
 // RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 0.8 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/c.folded SPINEL_PROFILE_HZ=5000 %t/app 4 2> %t/err3
 // RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 0.75 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err2
-// RUN: env SPINEL_PROFILE=%t/d.folded SPINEL_PROFILE_HZ=1000 %t/app 0 2> %t/err4
+// RUN: env SPINEL_PROFILE=%t/d.folded SPINEL_PROFILE_HZ=1000 %t/app 0 1600 2> %t/err4
 // RUN: %python %inputs/check_rate.py %t/d.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/e.folded SPINEL_PROFILE_HZ=5000 %t/app 0 2> %t/err5
 // RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 0.8 | FileCheck %s
@@ -44,21 +44,24 @@
 FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);
 FRAME(f_burn, "burn", "burn", SPINELPROF_KIND_USER);
 
-// Each thread burns 400 ms of its own CPU time. Under load the rate's
-// scatter is statistical, so it shrinks with the run: beside two busy
-// loops and lit (load ~6), 1 kHz with main burning read 891-1082 Hz in 12
-// runs of 120 ms (SD ~5 %: the -15 % bound was ~3 SD, and a round at
-// load 8.6 read 840), 957-1045 in 12 runs of 400 ms (SD ~2.3 %).
+// Each thread burns 400 ms of its own CPU time (argument 2: ms), 1.6 s at
+// 1 kHz. The rate's scatter is statistical, so it shrinks with the run:
+// the instants are a Poisson process, so N expected samples scatter by
+// sqrt(N). At 1 kHz 400 ms gave 400 (SD 5 %: -15 % is 3 SD, one run in
+// ~800 below it); 1.6 s gives 1600 (SD 2.5 %, -15 % 6 SD). At 5 kHz 400
+// ms gives 2000 (SD 2.2 %).
 static uint64_t thread_cpu_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+static uint64_t burn_ms;
+
 static void *run(void *arg) {
   (void)arg;
   uint32_t d = frame_push(&f_burn);
-  uint64_t end = thread_cpu_ns() + 400000000u;
+  uint64_t end = thread_cpu_ns() + burn_ms * 1000000u;
   volatile uint64_t x = 1;
   while (thread_cpu_ns() < end)
     for (int i = 0; i < 20000; ++i)
@@ -69,6 +72,7 @@ static void *run(void *arg) {
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1;
+  burn_ms = argc > 2 ? (uint64_t)atoi(argv[2]) : 400;
   uint32_t d = frame_push(&f_main);
   pthread_t t[8];
   for (int i = 0; i < n && i < 8; ++i)

@@ -15,8 +15,10 @@
 // the wrapper's count of the instants inside a call drew the next instant
 // and threw it away, the first instant after each wake-up came late, and
 // first (the half right after the wake-up) read 41-44 % for its 50 % at
-// 1 kHz (9 runs). Bound: 4 pp on a half; at ~2000 samples one standard
-// deviation of a half's share is ~1.1 pp, and the bias is 6-10 pp.
+// 1 kHz (9 runs). Bound: 4 pp on a half; at ~4000 samples one standard
+// deviation of a half's share is ~0.8 pp (at 2000, 1.1 pp: with 0.4 pp
+// of residual bias, over the bound about one run in 2000), and the bias
+// is 6-10 pp.
 //
 // "nap" at 5 kHz: the sampler's own stall (~45 us a sample here: the
 // thread stops from its instant to the handler's end) is no time of the
@@ -24,8 +26,8 @@
 // stall, the half right after each wake-up got instants at 1/P and the
 // other at 1/(P - stall): first read 4.0-4.4 pp low at 5 kHz (1 pp at 1
 // kHz, within the bound above); drawn from the stall's end, within 0.7 pp.
-// Bound: 2.5 pp; at ~8000 samples one standard deviation of a half's
-// share is ~0.6 pp.
+// Bound: 2.5 pp; at ~16000 samples one standard deviation of a half's
+// share is ~0.4 pp.
 //
 // UNSUPPORTED: tsan
 // (TSan holds signals back to its next interceptor.)
@@ -36,10 +38,10 @@
 // RUN: %python %inputs/check_truth.py %t/p1.folded %t/t1 --tolerance 10 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/p4.folded SPINEL_PROFILE_QUIET=1 %t/app 4000 %t/t4
 // RUN: %python %inputs/check_truth.py %t/p4.folded %t/t4 --tolerance 10 | FileCheck %s
-// RUN: env SPINEL_PROFILE=%t/pn.folded SPINEL_PROFILE_QUIET=1 %t/app 1000 %t/tn nap
-// RUN: %python %inputs/check_truth.py %t/pn.folded %t/tn --tolerance 4 --min-samples 1000 | FileCheck %s
-// RUN: env SPINEL_PROFILE=%t/ps.folded SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_HZ=5000 %t/app 200 %t/ts nap 8000
-// RUN: %python %inputs/check_truth.py %t/ps.folded %t/ts --tolerance 2.5 --min-samples 4000 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/pn.folded SPINEL_PROFILE_QUIET=1 %t/app 1000 %t/tn nap 4000
+// RUN: %python %inputs/check_truth.py %t/pn.folded %t/tn --tolerance 4 --min-samples 2000 | FileCheck %s
+// RUN: env SPINEL_PROFILE=%t/ps.folded SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_HZ=5000 %t/app 200 %t/ts nap 16000
+// RUN: %python %inputs/check_truth.py %t/ps.folded %t/ts --tolerance 2.5 --min-samples 8000 | FileCheck %s
 //
 // CHECK: truth ok
 #define _GNU_SOURCE
