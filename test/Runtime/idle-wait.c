@@ -10,7 +10,7 @@
 // whose samples the sleep must not have taken: its first 64 ms may get
 // none (the timer stays armed for the backed-off interval), so at least
 // ~536 of ~600, Poisson counts (SD ~24); bound 450: under 1e-4 a run
-// (300 ms and a bound of 200 failed one run in ~1500, 1 in 130 when the
+// (300 ms and a bound of 200: one run in ~1500 below it, 1 in 130 when the
 // first 64 ms got none). A thread that stayed backed off until one of
 // its instants counted lost up to 64 ms at each instant its signal
 // reached it late: 101-151 of 300 under load, a third to a half.
