@@ -445,17 +445,27 @@ static uint64_t CpuReadNs;
 /// its instant, or one that moved to another CPU, where the timer's signal
 /// reaches it late and at the delivery's stack (unless the CPU it used
 /// after the instant covers the wait; logged beside load, no counted late
-/// sample had run past its instant). The margin is the CPU a thread stopped
-/// at its instant uses after it (the interrupt, ~45 us on this VM); any
-/// slack beyond one read counts the instants just after a preemption. No
+/// sample had run past its instant). The CPU read in the handler also
+/// holds what the thread used from getting a CPU back to the read (the
+/// switch's end, the delivery: ~6-10 us here); counted, an instant in a
+/// preemption's first microseconds passes, at the stack the thread was
+/// preempted at, most often a system call's return (the threads case's
+/// workers' own code, their clock reads, read +0.37-0.57 pp over six rows
+/// of ~0.5 %). A thread stopped after its instant ran on through the
+/// timer's interrupt and more, most of a prompt sample's stall (StallNs,
+/// ~41 us here); half of that stall is the margin, learnt where the
+/// program runs (the workers' code: +0.02-0.22 pp; the whole stall lost
+/// instants of the system calls they ran through: -0.19 pp;
+/// bench/accuracy/results/2026-11-29-late-margin.md). No
 /// read is made at each arming to make the span short: a read of the
 /// thread's CPU clock makes the kernel account its time slice and preempt
 /// it there if the slice is spent, and such reads at 1 kHz cut a profiled
 /// program's own ITIMER_PROF ticks from ~115 to 30-60 per CPU-second under
 /// load (the kernel checks CPU timers at ticks that hit the thread; the
 /// runs ended between them). Async-signal-safe.
-static bool ranUntilInstant(const CpuSince &Since, uint64_t ToInstant) {
-  return Since.CpuSpan + CpuReadNs >= ToInstant;
+static bool ranUntilInstant(const ThreadSlot &T, const CpuSince &Since,
+                            uint64_t ToInstant) {
+  return Since.CpuSpan + CpuReadNs >= ToInstant + T.StallNs / 2;
 }
 
 /// Cpu mode: an instant is one sample when the thread was on the CPU then,
@@ -490,7 +500,7 @@ static uint32_t sampleCpu(ThreadSlot &T, uintptr_t Pc, bool InWait,
   if (!nearlyIdle(Since))
     endBackoff(T);
   uint32_t Slot = 0;
-  if (!Blocked && ranUntilInstant(Since, ToInstant))
+  if (!Blocked && ranUntilInstant(T, Since, ToInstant))
     Slot = recordOwnStack(T, Pc, instantWeightNs(T), 1, T.DueNs);
   setCpuSinceStart(T, Since.Cpu);
   return Slot;
