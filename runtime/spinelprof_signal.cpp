@@ -431,38 +431,36 @@ static uint64_t CpuReadNs;
 
 /// Cpu mode, a late signal (the thread was preempted, or its signal was
 /// blocked): whether the thread ran on from the last read of its CPU clock
-/// (Since: a late signal's, a wrapped blocking call's return, or the
-/// thread's start; the thread ran then) to its instant: the CPU it used
-/// since covers the wall time from that read to the instant (ToInstant),
-/// less one read's cost. Under load most late signals are of a thread that
-/// lost the CPU before its instant. But a thread preempted on its own timer
-/// interrupt's return (a task woken on its CPU) ran through its instant on
-/// the CPU the timer fires on, and runs no code of its own before the
-/// handler: its stack is the instant's. Under load a thread's run on the
-/// CPU mostly begins with a late signal (an instant fell while it waited),
-/// so the read is that run's start. A thread switched out and in again
-/// between the read and its instant fails the test: one preempted before
-/// its instant, or one that moved to another CPU, where the timer's signal
-/// reaches it late and at the delivery's stack (unless the CPU it used
-/// after the instant covers the wait; logged beside load, no counted late
-/// sample had run past its instant). The CPU read in the handler also
-/// holds what the thread used from getting a CPU back to the read (the
-/// switch's end, the delivery: ~6-10 us here); counted, an instant in a
-/// preemption's first microseconds passes, at the stack the thread was
-/// preempted at, most often a system call's return (the threads case's
-/// workers' own code, their clock reads, read +0.37-0.57 pp over six rows
-/// of ~0.5 %). A thread stopped after its instant ran on through the
-/// timer's interrupt and more, most of a prompt sample's stall (StallNs,
-/// ~41 us here); half of that stall is the margin, learnt where the
-/// program runs (the workers' code: +0.02-0.22 pp; the whole stall lost
-/// instants of the system calls they ran through: -0.19 pp;
-/// bench/accuracy/results/2026-11-29-late-margin.md). No
-/// read is made at each arming to make the span short: a read of the
-/// thread's CPU clock makes the kernel account its time slice and preempt
-/// it there if the slice is spent, and such reads at 1 kHz cut a profiled
-/// program's own ITIMER_PROF ticks from ~115 to 30-60 per CPU-second under
-/// load (the kernel checks CPU timers at ticks that hit the thread; the
-/// runs ended between them). Async-signal-safe.
+/// (Since: a late signal's, a wrapped blocking call's return, or the thread's
+/// start; the thread ran then) to its instant: the CPU it used since covers the
+/// wall time from that read to the instant (ToInstant), less one read's cost.
+/// Under load most late signals are of a thread that lost the CPU before its
+/// instant. But a thread preempted on its own timer interrupt's return (a task
+/// woken on its CPU) ran through its instant on the CPU the timer fires on, and
+/// runs no code of its own before the handler: its stack is the instant's.
+/// Under load a thread's run on the CPU mostly begins with a late signal (an
+/// instant fell while it waited), so the read is that run's start. A thread
+/// switched out and in again between the read and its instant fails the test:
+/// one preempted before its instant, or one that moved to another CPU, where
+/// the timer's signal reaches it late and at the delivery's stack (unless the
+/// CPU it used after the instant covers the wait; logged beside load, no
+/// counted late sample had run past its instant). The CPU read in the handler
+/// also holds what the thread used from getting a CPU back to the read (the
+/// switch's end, the delivery: 5-20 us here, the more under load); counted, an
+/// instant in a preemption's first microseconds passes, at the stack the thread
+/// was preempted at, most often a system call's return (the threads case's
+/// workers' own code, their clock reads, read +0.37-0.57 pp over six rows of
+/// ~0.5 %). A thread stopped after its instant ran on through the timer's
+/// interrupt and more, most of a prompt sample's stall (StallNs, ~41 us here);
+/// half of that stall is the margin, learnt where the program runs (the
+/// workers' code: +0.02-0.22 pp; the whole stall lost instants of the system
+/// calls they ran through: -0.19 pp;
+/// bench/accuracy/results/2026-11-29-late-margin.md). No read is made at each
+/// arming to make the span short: a read of the thread's CPU clock makes the
+/// kernel account its time slice and preempt it there if the slice is spent,
+/// and such reads at 1 kHz cut a profiled program's own ITIMER_PROF ticks from
+/// ~115 to 30-60 per CPU-second under load (the kernel checks CPU timers at
+/// ticks that hit the thread; the runs ended between them). Async-signal-safe.
 static bool ranUntilInstant(const ThreadSlot &T, const CpuSince &Since,
                             uint64_t ToInstant) {
   return Since.CpuSpan + CpuReadNs >= ToInstant + T.StallNs / 2;
