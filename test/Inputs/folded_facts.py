@@ -13,6 +13,15 @@ usage: folded_facts.py sum FOLDED SUBSTRING LOW HIGH
   Checks that the counts of the lines containing SUBSTRING add up to a
   number within LOW..HIGH; prints 'SUBSTRING total within LOW..HIGH'.
 
+usage: folded_facts.py sum-timed FOLDED SUBSTRING TIMES KIND HZ
+  Like sum, with the bounds from a wait the program timed itself: TIMES
+  has lines 'KIND NS CALLS' (the calls' total length and number). A call
+  counts its length at HZ, the remainder carried to the next call (+-1 a
+  call), and the profiler's span of a call lies inside the program's:
+  at most NS x HZ + CALLS samples, at least 80 % of NS x HZ less CALLS
+  (the program's reads, and a preemption between them and the
+  profiler's, are in its NS only).
+
 usage: folded_facts.py leaf-share FOLDED PREFIX LOW HIGH
   Checks that the share (percent) of all samples whose leaf starts with
   PREFIX is within LOW..HIGH; prints 'PREFIX leaf share within LOW..HIGH'.
@@ -57,6 +66,20 @@ def within(path, what, value, low, high):
         fail(f'{path}: {what} is {value}, expected {low}..{high}')
 
 
+def timed_wait(path, kind):
+    try:
+        with open(path) as f:
+            lines = [line.split() for line in f]
+    except OSError as e:
+        fail(f'{path}: {e.strerror}')
+    for number, fields in enumerate(lines, 1):
+        if len(fields) != 3 or not fields[1].isdigit() or not fields[2].isdigit():
+            fail(f'{path}:{number}: expected "KIND NS CALLS"')
+        if fields[0] == kind:
+            return int(fields[1]), int(fields[2])
+    fail(f'{path}: no line for {kind!r}')
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == 'first-stack':
         first_stack(argv[1], [int(a) for a in argv[2:]])
@@ -70,6 +93,16 @@ def main(argv):
         total = sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
         within(path, f'the total count of stacks containing {sub!r}', total, low, high)
         print(f'{sub} total within {low}..{high}')
+    elif len(argv) == 6 and argv[0] == 'sum-timed':
+        path, sub, times, kind, hz = argv[1], argv[2], argv[3], argv[4], int(argv[5])
+        ns, calls = timed_wait(times, kind)
+        expected = ns * hz / 1e9
+        low, high = max(0, int(0.8 * expected) - calls), int(expected) + calls
+        total = sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
+        within(path, f'the total count of stacks containing {sub!r} '
+               f'({kind}: {ns / 1e6:.1f} ms in {calls} calls, {expected:.0f} samples at {hz} Hz)',
+               total, low, high)
+        print(f'{sub} total within {kind}\'s timed length')
     elif len(argv) == 5 and argv[0] == 'leaf-share':
         path, prefix, low, high = argv[1], argv[2], float(argv[3]), float(argv[4])
         all_ = stacks(path)
