@@ -66,6 +66,10 @@ def within(path, what, value, low, high):
         fail(f'{path}: {what} is {value}, expected {low}..{high}')
 
 
+def total_containing(path, sub):
+    return sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
+
+
 def timed_wait(path, kind):
     try:
         with open(path) as f:
@@ -90,7 +94,7 @@ def main(argv):
         print(f'deepest {name} chain: {deepest}, within {low}..{high}')
     elif len(argv) == 5 and argv[0] == 'sum':
         path, sub, low, high = argv[1], argv[2], int(argv[3]), int(argv[4])
-        total = sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
+        total = total_containing(path, sub)
         within(path, f'the total count of stacks containing {sub!r}', total, low, high)
         print(f'{sub} total within {low}..{high}')
     elif len(argv) == 6 and argv[0] == 'sum-timed':
@@ -98,7 +102,7 @@ def main(argv):
         ns, calls = timed_wait(times, kind)
         expected = ns * hz / 1e9
         low, high = max(0, int(0.8 * expected) - calls), int(expected) + calls
-        total = sum(c for frames, c in stacks(path) if sub in ';'.join(frames))
+        total = total_containing(path, sub)
         within(path, f'the total count of stacks containing {sub!r} '
                f'({kind}: {ns / 1e6:.1f} ms in {calls} calls, {expected:.0f} samples at {hz} Hz)',
                total, low, high)

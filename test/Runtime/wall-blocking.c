@@ -114,7 +114,7 @@ static void *burner(void *arg) {
 }
 
 // Whether a call of KIND that returned R after T ns behaved: the expected
-// value, no EINTR, and at least the time asked for.
+// value, no EINTR, and at least the time asked for. Adds T to KIND's total.
 static int ok(int kind, long r, long want, uint64_t t, uint64_t min_ns) {
   timed(kind, t);
   return r == want && t >= min_ns;
