@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Paired ratios of the Spinel part of run.py, with their standard errors,
+and the verdict on each target of issue 17 that the noise allows.
+
+Each round runs every variant of a benchmark back to back, so a round's
+ratio variant / plain pairs two runs seconds apart. The estimate of a
+variant's cost on a benchmark is the geometric mean of its per-round
+ratios, exp(mean of log ratios), with the standard error of that mean
+(SD / sqrt(rounds), on the log scale: 0.03 is about 3 %). Over the
+benchmarks: the geometric mean of the estimates, its error the root sum
+of squares / n. A target is "met" when the estimate is below it by at
+least 2 standard errors, "missed" when above it by at least 2, and
+otherwise "not resolved": more rounds would be needed to say.
+
+    bench/overhead/paired.py WORK/spinel-results.json [--default on100]
+
+re-reads a finished run (run.py writes every run's wall and CPU time
+there) and prints the same tables run.py prints at its end.
+"""
+import argparse
+import json
+import math
+import statistics
+
+# Issue 17's targets, wall time, ratio to plain, at the default rate.
+OFF_GEOMEAN = 1.02
+ON_GEOMEAN = 1.03
+ON_EACH = 1.06
+CONFIDENCE_SE = 2.0
+
+
+def log_ratios(a_runs, b_runs, which=0):
+    """log(a / b) of each round where both ran (runs: (wall, cpu, ...))."""
+    return [math.log(a[which] / b[which]) for a, b in zip(a_runs, b_runs)
+            if a[which] > 0 and b[which] > 0]
+
+
+def estimate(lrs):
+    """(mean log ratio, its standard error) of a list of log ratios."""
+    if len(lrs) < 2:
+        return (lrs[0] if lrs else float('nan')), float('inf')
+    return statistics.mean(lrs), statistics.stdev(lrs) / math.sqrt(len(lrs))
+
+
+def combine(estimates):
+    """The geometric mean of several estimates, on the log scale, with its
+    standard error (the estimates are independent: different benchmarks)."""
+    n = len(estimates)
+    return (sum(m for m, _ in estimates) / n,
+            math.sqrt(sum(s * s for _, s in estimates)) / n)
+
+
+def verdict(est, target):
+    """'met', 'missed' or 'not resolved' of a log-scale estimate against
+    a ratio target."""
+    m, s = est
+    t = math.log(target)
+    if m + CONFIDENCE_SE * s <= t:
+        return 'met'
+    if m - CONFIDENCE_SE * s > t:
+        return 'missed'
+    return 'not resolved'
+
+
+def fmt(est):
+    """×ratio ± standard error, the error as a ratio (×1.03 ± 0.01)."""
+    m, s = est
+    if math.isinf(s):
+        return '×%.3f (one round: no error)' % math.exp(m)
+    return '×%.3f ± %.3f' % (math.exp(m), math.exp(m) * s)
+
+
+def paired(runs, names, variants, against='plain', which=0):
+    """{variant: [estimate per benchmark]} of variant / against."""
+    return {v: [estimate(log_ratios(runs[(p, v)], runs[(p, against)], which)) for p in names]
+            for v in variants if v != against and all((p, v) in runs for p in names)}
+
+
+def print_table(runs, names, variants, label, rounds):
+    """The paired table: each variant / plain, per benchmark and over all."""
+    est = paired(runs, names, variants)
+    shown = [v for v in variants if v in est]
+    print('\n### Wall time, paired by round: geometric mean of the %d rounds\' '
+          'variant / plain, ± its standard error\n' % rounds)
+    print('| benchmark |' + ''.join(' %s |' % label(v) for v in shown))
+    print('|' + '---|' * (1 + len(shown)))
+    for i, p in enumerate(names):
+        print('| %s |' % p + ''.join(' %s |' % fmt(est[v][i]) for v in shown))
+    print('| geometric mean |' + ''.join(' %s |' % fmt(combine(est[v])) for v in shown))
+    return est
+
+
+def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
+                  gperftools='gperftools', prefix=''):
+    """Issue 17's targets on the paired estimates, each with its verdict."""
+    lines = []
+    if prefix + off in est:
+        g = combine(est[prefix + off])
+        lines.append('off geomean %s <= %.2f: %s' % (fmt(g), OFF_GEOMEAN, verdict(g, OFF_GEOMEAN)))
+    if prefix + default in est:
+        g = combine(est[prefix + default])
+        lines.append('%s geomean %s <= %.2f: %s' % (label(prefix + default), fmt(g), ON_GEOMEAN,
+                                                   verdict(g, ON_GEOMEAN)))
+        each = {'met': [], 'missed': [], 'not resolved': []}
+        for p, e in zip(names, est[prefix + default]):
+            each[verdict(e, ON_EACH)].append('%s %s' % (p, fmt(e)))
+        lines.append('%s each <= %.2f: met by %d of %d; missed: %s; not resolved: %s' % (
+            label(prefix + default), ON_EACH, len(each['met']), len(names),
+            ', '.join(each['missed']) or 'none', ', '.join(each['not resolved']) or 'none'))
+    if prefix + ongp in est and gperftools in est:
+        vs = paired(runs, names, [prefix + ongp, gperftools], against=gperftools)[prefix + ongp]
+        above = [(p, e) for p, e in zip(names, vs) if verdict(e, 1.0) == 'missed']
+        below = [p for p, e in zip(names, vs) if verdict(e, 1.0) == 'met']
+        lines.append('%s / gperftools, round by round: geomean %s; above gperftools: %s; '
+                     'below: %s; the rest level within the noise' % (
+                         label(prefix + ongp), fmt(combine(vs)),
+                         ', '.join('%s %s' % (p, fmt(e)) for p, e in above) or 'none',
+                         ', '.join(below) or 'none'))
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('results', help='spinel-results.json written by run.py')
+    ap.add_argument('--default', default='on100', help='the variant at the default rate')
+    args = ap.parse_args()
+    try:
+        with open(args.results) as f:
+            data = json.load(f)
+        runs = {tuple(k.split(' ', 1)): v for k, v in data['runs'].items()}
+        names = [p for p, _ in data['benchmarks']]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SystemExit('paired.py: %s: not a run.py spinel-results.json (%s)' % (args.results, e))
+    variants = ['plain'] + sorted({v for _, v in runs if v != 'plain'})
+    rounds = min(len(r) for r in runs.values())
+    est = print_table(runs, names, variants, str, rounds)
+    print('\nTargets (issue 17, paired, %g standard errors):' % CONFIDENCE_SE)
+    for line in print_targets(runs, names, est, str, args.default):
+        print('- ' + line)
+
+
+if __name__ == '__main__':
+    main()
