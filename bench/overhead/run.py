@@ -35,7 +35,7 @@ built with Spinel's own driver: plain (clang), off, on at 100 Hz, on at
 profile / CPU s), gperftools (the plain build with -lprofiler,
 CPUPROFILE_FREQUENCY=1000); medians of wall (primary) and CPU time,
 per-benchmark ratios, geomean and worst, the delivered rates, and the
-targets of issue 17. The alloc part compares, on allocating
+paired ratios (paired.py) with the targets of issue 17 judged on them. The alloc part compares, on allocating
 programs, the CPU-profiling build with the same binary also sampling
 allocations (SPINEL_PROFILE_ALLOC=1, default rate), and a build without
 allocation marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a
