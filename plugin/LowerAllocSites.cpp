@@ -43,6 +43,7 @@
 
 #include "AllocSites.h"
 #include "FrameMarkers.h"
+#include "RuntimeThreadLocals.h"
 
 #include "spinelprof/abi.h"
 
@@ -122,6 +123,8 @@ bool AllocSiteLowering::run() {
     if (auto *Call = dyn_cast<CallBase>(U))
       if (isAllocSiteMarker(*Call) && Call->getCalledFunction() == Marker)
         Sites.push_back(Call);
+  if (!Sites.empty() && !countdown())
+    return false;
   // In the order they were made (a use list is newest first): the lowered
   // code's value names then read in program order.
   for (CallBase *Call : reverse(Sites))
@@ -138,15 +141,8 @@ bool AllocSiteLowering::run() {
 }
 
 GlobalVariable *AllocSiteLowering::countdown() {
-  if (Countdown)
-    return Countdown;
-  if (auto *GV = M.getGlobalVariable(CountdownSymbol))
-    return Countdown = GV;
-  Countdown = new GlobalVariable(M, Int64Ty, /*isConstant=*/false,
-                                 GlobalValue::ExternalLinkage, nullptr,
-                                 CountdownSymbol, nullptr,
-                                 GlobalValue::InitialExecTLSModel);
-  Countdown->setAlignment(Align(8));
+  if (!Countdown)
+    Countdown = runtimeThreadLocal(M, CountdownSymbol, Int64Ty);
   return Countdown;
 }
 

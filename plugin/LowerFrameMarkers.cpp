@@ -57,6 +57,7 @@
 
 #include "AbiLayout.h"
 #include "FrameMarkers.h"
+#include "RuntimeThreadLocals.h"
 #include "StaticDepths.h"
 
 #include "spinelprof/abi.h"
@@ -128,7 +129,6 @@ private:
                              const PushedFrame *Known);
   LoadInst *loadDepth(IRBuilder<> &B, Value *Stack);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
-  GlobalVariable *getThreadLocal(const char *Name, Type *Ty);
 
   Module &M;
   LLVMContext &Ctx;
@@ -182,7 +182,7 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
   if (Declarations.empty())
     return false;
   if (!ByFunction.empty()) {
-    StackGlobal = getThreadLocal(ShadowStackSymbol, ShadowStackTy);
+    StackGlobal = runtimeThreadLocal(M, ShadowStackSymbol, ShadowStackTy);
     if (!StackGlobal)
       return false;
   }
@@ -193,25 +193,6 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
       Marker->eraseFromParent();
   widenLoweredMemoryEffects(M);
   return true;
-}
-
-GlobalVariable *MarkerLowering::getThreadLocal(const char *Name, Type *Ty) {
-  if (GlobalValue *Existing = M.getNamedValue(Name)) {
-    // The runtime, or a test standing in for it, defines it in this module.
-    auto *GV = dyn_cast<GlobalVariable>(Existing);
-    if (!GV || !GV->isThreadLocal()) {
-      Ctx.emitError(Twine("spinelprof: '") + Name +
-                    "' is defined in this module but is not a thread-local "
-                    "variable");
-      return nullptr;
-    }
-    return GV;
-  }
-  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false,
-                                GlobalValue::ExternalLinkage, nullptr, Name,
-                                nullptr, GlobalValue::InitialExecTLSModel);
-  GV->setAlignment(Align(8));
-  return GV;
 }
 
 Instruction *MarkerLowering::stackAddressPoint(ArrayRef<CallBase *> Markers,

@@ -1,0 +1,52 @@
+// Instrumented code in a shared library (compiled -fPIC, so it reaches the
+// executable's shadow stack initial-exec) and in the executable (PIE, so
+// local-exec: plugin/RuntimeThreadLocals.h) push onto one stack: the
+// library's methods show under the executable's caller, in order. Built
+// local-exec, the library would not link.
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang_prof -O2 -fPIC -shared -DLIBRARY %s -o %t/libwork.so
+// RUN: %clang_prof -O2 -fPIE -pie %s %rtlib %t/libwork.so -Wl,-rpath,%t -o %t/app
+// RUN: env SPINEL_PROFILE=%t/lib.folded %t/app | FileCheck %s --check-prefix=OUT
+// RUN: %python %inputs/check_stacks.py %t/lib.folded --rules %s
+//
+// OUT: result 2
+// STACKS-ROOT: <main>
+// STACKS: <main> -> app_outer
+// STACKS: app_outer -> lib_work
+// STACKS: lib_work -> lib_spin
+// STACKS: lib_spin -> lib_clock_ns
+// STACKS-PATH: <main>;app_outer;lib_work;lib_spin;lib_clock_ns >= 80%
+#include <time.h>
+
+__attribute__((noinline)) unsigned long long lib_clock_ns(void);
+
+#ifdef LIBRARY
+unsigned long long lib_clock_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (unsigned long long)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+// Each calls something, so neither is a PC-named leaf: both are pushed.
+__attribute__((noinline)) static int lib_spin(int ms) {
+  unsigned long long end = lib_clock_ns() + ms * 1000000ull;
+  volatile int x = 0;
+  while (lib_clock_ns() < end)
+    ++x;
+  return 1;
+}
+
+__attribute__((noinline)) int lib_work(int ms) { return lib_spin(ms) + 1; }
+#else
+#include <stdio.h>
+
+int lib_work(int ms);
+
+__attribute__((noinline)) static int app_outer(int ms) { return lib_work(ms); }
+
+int main(void) {
+  printf("result %d\n", app_outer(300));
+  return 0;
+}
+#endif
