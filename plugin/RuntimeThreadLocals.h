@@ -7,14 +7,19 @@
 // reaches the executable's copy. So code compiled for an executable (PIE
 // or not PIC) reaches them local-exec: a `%fs:` offset folded into each
 // load and store, no register holding the variable's offset across the
-// function (one callee-saved register fewer in a recursive method: -17 %
-// of what the frames add in instructions on bm_gcbench and
-// bm_binary_trees). Code compiled PIC without PIE (a shared library's)
-// reaches them initial-exec, through the GOT, as clang would.
+// function (one callee-saved register fewer in a recursive method: -15 %
+// of what the frames add in instructions on bm_gcbench, -16 % on
+// bm_binary_trees; bench/overhead/results/2026-11-29-local-exec.md). Code compiled PIC without PIE (a shared library's)
+// reaches them initial-exec, through the GOT, as clang would; so does all
+// code when told SPINEL_PROFILE_TLS=initial-exec (-spinelprof-tls), which
+// `spinel-prof cc -shared` sets: clang compiles a shared library's code PIE
+// unless told -fPIC, and local-exec code does not link into one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPINELPROF_PLUGIN_RUNTIMETHREADLOCALS_H
 #define SPINELPROF_PLUGIN_RUNTIMETHREADLOCALS_H
+
+#include "PluginOptions.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/GlobalValue.h"
@@ -27,18 +32,21 @@ class Type;
 
 namespace spinelprof {
 
-/// The TLS model of the runtime's thread-locals for code of \p M:
-/// local-exec for an executable's code (PIE, or not PIC), else
-/// initial-exec.
-llvm::GlobalValue::ThreadLocalMode runtimeTLSModel(const llvm::Module &M);
+/// The TLS model of the runtime's thread-locals for code of \p M, as
+/// \p Choice ("" or "auto", "initial-exec") says: auto is local-exec for an
+/// executable's code (PIE, or not PIC), else initial-exec. Another choice is
+/// an error (emitted) and initial-exec.
+llvm::GlobalValue::ThreadLocalMode runtimeTLSModel(llvm::Module &M,
+                                                   const OptionValue &Choice);
 
 /// The runtime's thread-local \p Name of type \p Ty in \p M: the module's
 /// own where it has one (the runtime, or a test standing in for it, defines
-/// it), else a declaration with runtimeTLSModel(M). nullptr, with an error
-/// emitted, where \p Name is in the module but is not a thread-local
+/// it), else a declaration with runtimeTLSModel(M, Choice). nullptr, with an
+/// error emitted, where \p Name is in the module but is not a thread-local
 /// variable.
 llvm::GlobalVariable *runtimeThreadLocal(llvm::Module &M, llvm::StringRef Name,
-                                         llvm::Type *Ty);
+                                         llvm::Type *Ty,
+                                         const OptionValue &Choice);
 
 } // namespace spinelprof
 

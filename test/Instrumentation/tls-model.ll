@@ -10,6 +10,9 @@
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof,spinelprof-lower-alloc -spinelprof-leaf-max-size=0 -S %t.pie.ll | FileCheck %s --check-prefix=EXE
 ; RUN: sed 's/^;PIC //' %s > %t.pic.ll
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof,spinelprof-lower-alloc -spinelprof-leaf-max-size=0 -S %t.pic.ll | FileCheck %s --check-prefix=SHARED
+; Told initial-exec (what `spinel-prof cc -shared` tells it), from any code:
+; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof,spinelprof-lower-alloc -spinelprof-leaf-max-size=0 -spinelprof-tls=initial-exec -S %t.pie.ll | FileCheck %s --check-prefix=SHARED
+; RUN: env SPINEL_PROFILE_TLS=auto %opt -load-pass-plugin %plugin -passes=spinelprof,spinelprof-lower-alloc -spinelprof-leaf-max-size=0 -S %t.pie.ll | FileCheck %s --check-prefix=EXE
 ; RUN: sed 's/^;OWN //' %s > %t.own.ll
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof,spinelprof-lower-alloc -spinelprof-leaf-max-size=0 -S %t.own.ll | FileCheck %s --check-prefix=OWN
 
