@@ -99,13 +99,13 @@ def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
         lines.append('off geomean %s <= %.2f: %s' % (fmt(g), OFF_GEOMEAN, verdict(g, OFF_GEOMEAN)))
     if prefix + default in est:
         g = combine(est[prefix + default])
-        lines.append('%s geomean %s <= %.2f: %s' % (label(prefix + default), fmt(g), ON_GEOMEAN,
+        lines.append('%s geomean %s <= %.2f: %s' % (label(default), fmt(g), ON_GEOMEAN,
                                                    verdict(g, ON_GEOMEAN)))
         each = {'met': [], 'missed': [], 'not resolved': []}
         for p, e in zip(names, est[prefix + default]):
             each[verdict(e, ON_EACH)].append('%s %s' % (p, fmt(e)))
         lines.append('%s each <= %.2f: met by %d of %d; missed: %s; not resolved: %s' % (
-            label(prefix + default), ON_EACH, len(each['met']), len(names),
+            label(default), ON_EACH, len(each['met']), len(names),
             ', '.join(each['missed']) or 'none', ', '.join(each['not resolved']) or 'none'))
     if prefix + ongp in est and gperftools in est:
         vs = paired(runs, names, [prefix + ongp, gperftools], against=gperftools)[prefix + ongp]
@@ -113,7 +113,7 @@ def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
         below = [p for p, e in zip(names, vs) if verdict(e, 1.0) == 'met']
         lines.append('%s / gperftools, round by round: geomean %s; above gperftools: %s; '
                      'below: %s; the rest level within the noise' % (
-                         label(prefix + ongp), fmt(combine(vs)),
+                         label(ongp), fmt(combine(vs)),
                          ', '.join('%s %s' % (p, fmt(e)) for p, e in above) or 'none',
                          ', '.join(below) or 'none'))
     return lines
