@@ -360,5 +360,5 @@ void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
 PreservedAnalyses LowerAllocSitesPass::run(Module &M,
                                            ModuleAnalysisManager &) {
   return AllocSiteLowering(M, TLSModel).run() ? PreservedAnalyses::none()
-                                    : PreservedAnalyses::all();
+                                              : PreservedAnalyses::all();
 }

@@ -26,7 +26,8 @@ namespace spinelprof {
 class LowerAllocSitesPass : public llvm::PassInfoMixin<LowerAllocSitesPass> {
 public:
   /// \p TLSModel: PluginOptions::TLSModel.
-  explicit LowerAllocSitesPass(OptionValue TLSModel = {}) : TLSModel(std::move(TLSModel)) {}
+  explicit LowerAllocSitesPass(OptionValue TLSModel = {})
+      : TLSModel(std::move(TLSModel)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
   /// Markers left in an optnone (-O0) function must be lowered too.

@@ -363,5 +363,5 @@ PreservedAnalyses LowerFrameMarkersPass::run(Module &M,
                                              ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   return MarkerLowering(M, TLSModel).run(FAM) ? PreservedAnalyses::none()
-                                    : PreservedAnalyses::all();
+                                              : PreservedAnalyses::all();
 }

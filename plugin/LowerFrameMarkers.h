@@ -27,7 +27,8 @@ class LowerFrameMarkersPass
     : public llvm::PassInfoMixin<LowerFrameMarkersPass> {
 public:
   /// \p TLSModel: PluginOptions::TLSModel.
-  explicit LowerFrameMarkersPass(OptionValue TLSModel = {}) : TLSModel(std::move(TLSModel)) {}
+  explicit LowerFrameMarkersPass(OptionValue TLSModel = {})
+      : TLSModel(std::move(TLSModel)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
   /// Markers left in an optnone (-O0) function must be lowered too.
