@@ -69,9 +69,8 @@ namespace {
 /// Lowers one module's allocation-site markers.
 class AllocSiteLowering {
 public:
-  AllocSiteLowering(Module &M, const OptionValue &TLSModel)
-      : M(M), Ctx(M.getContext()), Int64Ty(Type::getInt64Ty(Ctx)),
-        TLSModel(TLSModel) {}
+  explicit AllocSiteLowering(Module &M)
+      : M(M), Ctx(M.getContext()), Int64Ty(Type::getInt64Ty(Ctx)) {}
 
   /// Returns true when the module changed.
   bool run();
@@ -109,7 +108,6 @@ private:
   Module &M;
   LLVMContext &Ctx;
   Type *Int64Ty;
-  const OptionValue &TLSModel;
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
   DenseMap<Function *, Function *> Copies;
@@ -144,7 +142,7 @@ bool AllocSiteLowering::run() {
 
 GlobalVariable *AllocSiteLowering::countdown() {
   if (!Countdown)
-    Countdown = runtimeThreadLocal(M, CountdownSymbol, Int64Ty, TLSModel);
+    Countdown = runtimeThreadLocal(M, CountdownSymbol, Int64Ty);
   return Countdown;
 }
 
@@ -359,6 +357,6 @@ void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
 
 PreservedAnalyses LowerAllocSitesPass::run(Module &M,
                                            ModuleAnalysisManager &) {
-  return AllocSiteLowering(M, TLSModel).run() ? PreservedAnalyses::none()
-                                              : PreservedAnalyses::all();
+  return AllocSiteLowering(M).run() ? PreservedAnalyses::none()
+                                    : PreservedAnalyses::all();
 }

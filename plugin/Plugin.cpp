@@ -48,7 +48,7 @@ static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
   if (MarkAlloc)
     MPM.addPass(AllocSitesPass(readPluginOptions().MarkAllocSites));
   if (LowerAlloc)
-    MPM.addPass(LowerAllocSitesPass(readPluginOptions().TLSModel));
+    MPM.addPass(LowerAllocSitesPass());
   if (MarkAlloc || LowerAlloc)
     return true;
   if (Name == "spinelprof-markers") {
@@ -56,14 +56,13 @@ static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
     return true;
   }
   if (Name == "spinelprof-lower-markers") {
-    MPM.addPass(LowerFrameMarkersPass(readPluginOptions().TLSModel));
+    MPM.addPass(LowerFrameMarkersPass());
     return true;
   }
   if (Name != "spinelprof")
     return false;
-  PluginOptions Options = readPluginOptions();
-  MPM.addPass(InsertFrameMarkersPass(Options));
-  MPM.addPass(LowerFrameMarkersPass(Options.TLSModel));
+  MPM.addPass(InsertFrameMarkersPass(readPluginOptions()));
+  MPM.addPass(LowerFrameMarkersPass());
   return true;
 }
 
@@ -108,8 +107,8 @@ static void registerCallbacks(PassBuilder &PB) {
         PluginOptions Options = readPluginOptions();
         if (Options.InstrumentAfterOptimization)
           MPM.addPass(InsertFrameMarkersPass(Options));
-        MPM.addPass(LowerAllocSitesPass(Options.TLSModel));
-        MPM.addPass(LowerFrameMarkersPass(Options.TLSModel));
+        MPM.addPass(LowerAllocSitesPass());
+        MPM.addPass(LowerFrameMarkersPass());
       });
 }
 
