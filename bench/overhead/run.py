@@ -35,8 +35,9 @@ built with Spinel's own driver: plain (clang), off, on at 100 Hz, on at
 profile / CPU s), gperftools (the plain build with -lprofiler,
 CPUPROFILE_FREQUENCY=1000); medians of wall (primary) and CPU time,
 per-benchmark ratios, geomean and worst, the delivered rates, and the
-paired ratios (paired.py) with the targets of issue 17 judged on them. The alloc part compares, on allocating
-programs, the CPU-profiling build with the same binary also sampling
+paired ratios (paired.py) with the targets of issue 17 judged on them.
+The alloc part compares, on allocating programs, the CPU-profiling
+build with the same binary also sampling
 allocations (SPINEL_PROFILE_ALLOC=1, default rate), and a build without
 allocation marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a
 pass/fail test.
@@ -56,10 +57,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import paired  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.dirname(os.path.dirname(HERE))
 PROGRAMS_DIR = os.path.join(HERE, 'programs')
 

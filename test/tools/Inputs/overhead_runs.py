@@ -21,11 +21,9 @@ RATIOS = {
     ('a', 'gperftools'): [1.0] * 8,
     ('b', 'gperftools'): [1.0] * 8,
 }
-runs = {}
-for bench in 'ab':
-    runs['%s plain' % bench] = [[w, w, None] for w in PLAIN]
-    for (b, v), rs in RATIOS.items():
-        if b == bench:
-            runs['%s %s' % (b, v)] = [[w * r, w * r, None] for w, r in zip(PLAIN, rs)]
-json.dump({'gperftools_hz': 250, 'loads': [1.0], 'benchmarks': [['a', []], ['b', []]],
-           'runs': runs}, open(sys.argv[1], 'w'))
+runs = {'%s plain' % b: [[w, w, None] for w in PLAIN] for b in 'ab'}
+for (b, v), rs in RATIOS.items():
+    runs['%s %s' % (b, v)] = [[w * r, w * r, None] for w, r in zip(PLAIN, rs)]
+with open(sys.argv[1], 'w') as f:
+    json.dump({'gperftools_hz': 250, 'loads': [1.0], 'benchmarks': [['a', []], ['b', []]],
+               'runs': runs}, f)
