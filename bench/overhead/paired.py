@@ -12,10 +12,11 @@ of squares / n. A target is "met" when the estimate is below it by at
 least 2 standard errors, "missed" when above it by at least 2, and
 otherwise "not resolved": more rounds would be needed to say.
 
-    bench/overhead/paired.py WORK/spinel-results.json [--default on100]
+    bench/overhead/paired.py WORK/spinel-results.json... [--default on100]
 
 re-reads a finished run (run.py writes every run's wall and CPU time
-there) and prints the same tables run.py prints at its end.
+there) and prints the same tables run.py prints at its end; given the
+results of several runs of the same build, it pools their rounds.
 """
 import argparse
 import json
@@ -119,18 +120,39 @@ def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
     return lines
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('results', help='spinel-results.json written by run.py')
-    ap.add_argument('--default', default='on100', help='the variant at the default rate')
-    args = ap.parse_args()
+def load(path):
+    """(runs by (benchmark, variant), benchmark names) of one results file."""
     try:
-        with open(args.results) as f:
+        with open(path) as f:
             data = json.load(f)
         runs = {tuple(k.split(' ', 1)): v for k, v in data['runs'].items()}
-        names = [p for p, _ in data['benchmarks']]
+        return runs, [p for p, _ in data['benchmarks']]
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise SystemExit('paired.py: %s: not a run.py spinel-results.json (%s)' % (args.results, e))
+        raise SystemExit('paired.py: %s: not a run.py spinel-results.json (%s)' % (path, e))
+
+
+def pool(paths):
+    """The rounds of several runs of the same benchmarks and variants, one
+    after another: more rounds, a smaller error."""
+    runs, names = load(paths[0])
+    for path in paths[1:]:
+        more, more_names = load(path)
+        if more_names != names or set(more) != set(runs):
+            raise SystemExit('paired.py: %s: not the benchmarks and variants of %s: '
+                             'only runs of the same ones pool' % (path, paths[0]))
+        for key, rs in more.items():
+            runs[key] = runs[key] + rs
+    return runs, names
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('results', nargs='+',
+                    help='spinel-results.json written by run.py; several (runs of the '
+                    'same build) pool their rounds')
+    ap.add_argument('--default', default='on100', help='the variant at the default rate')
+    args = ap.parse_args()
+    runs, names = pool(args.results)
     variants = ['plain'] + sorted({v for _, v in runs if v != 'plain'})
     rounds = min(len(r) for r in runs.values())
     est = print_table(runs, names, variants, str, rounds)
