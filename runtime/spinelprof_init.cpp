@@ -559,12 +559,10 @@ static void startAllocationProfile(output::TargetKind FoldedKind) {
   }
 }
 
-/// Sets the profiler up (State.Active when it runs), all but the main
-/// thread's timer. Single-threaded start-up; the caller keeps errno.
-static void setUpProfiler() {
-  // Off means silent too: not even a bad value of another flag is reported.
-  if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
-    return;
+/// Reads the flags into State (a bad value: one message, the default) and
+/// returns the folded profile's path as given (nullptr: the default).
+/// Single-threaded start-up.
+static const char *readConfig() {
   parseFlags(State.Config);
   const char *Output = State.Config.Output;
   if (Output && strcmp(Output, "1") == 0)
@@ -585,20 +583,18 @@ static void setUpProfiler() {
                  "samples",
                  State.Config.Weight);
   }
+  return Output;
+}
 
-  State.Pid = getpid();
-  State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
-  State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
-  State.Command = readCommandLine(State.CommandSize);
-  output::TargetKind FoldedKind;
-  if (!settleOutputPaths(Output, FoldedKind)) {
-    return;
-  }
+/// Reserves the samples', the timeline's and the threads' memory; false
+/// (after one message) when profiling cannot run. A timeline that does not
+/// fit only leaves the profile without one. Single-threaded start-up.
+static bool reserveProfileMemory() {
   int Err;
   if ((Err = initSampleTable()) != 0) {
     printMessage("cannot reserve memory for samples: %s; profiling is off",
                  strerror(Err));
-    return;
+    return false;
   }
   if ((Err = initTimeline(unsigned(State.Config.TimelineMb),
                           State.StartMonotonicNs)) != 0)
@@ -608,8 +604,15 @@ static void setUpProfiler() {
   if ((Err = initThreads()) != 0) {
     printMessage("cannot register threads: %s; profiling is off",
                  strerror(Err));
-    return;
+    return false;
   }
+  return true;
+}
+
+/// Starts the sampler and what writes the profile (at exit, in a fork's
+/// child, periodically, on a terminating signal or a crash). State.Active
+/// stays false when the sampler cannot start. Single-threaded start-up.
+static void startProfiling(output::TargetKind FoldedKind) {
   // Before any sample: the handler looks program counters up in it.
   (void)initNativeFrames();
   if (State.Config.Alloc)
@@ -618,7 +621,7 @@ static void setUpProfiler() {
   atexit(writeProfileAtExit);
   pthread_atfork(nullptr, nullptr, atForkChild);
   SamplerConfig Sampler = {State.Config.Hz, State.Wall};
-  if ((Err = startSampling(Sampler)) != 0) {
+  if (int Err = startSampling(Sampler)) {
     State.Active = false;
     stopAllocationSampling();
     if (Err == ENOTSUP)
@@ -627,15 +630,30 @@ static void setUpProfiler() {
     else
       printMessage("cannot start the profiling timer: %s; profiling is off",
                    strerror(Err));
-  } else {
-    if (State.Config.FlushSec > 0)
-      if (int FlushErr = startFlushThread(State.Config.FlushSec, flushProfile))
-        printMessage("cannot start the flush thread: %s; no periodic flush",
-                     strerror(FlushErr));
-    installTerminatingHandlers();
+    return;
   }
-  if (State.Active)
-    installCrashHandlers(writeAfterCrash);
+  if (State.Config.FlushSec > 0)
+    if (int FlushErr = startFlushThread(State.Config.FlushSec, flushProfile))
+      printMessage("cannot start the flush thread: %s; no periodic flush",
+                   strerror(FlushErr));
+  installTerminatingHandlers();
+  installCrashHandlers(writeAfterCrash);
+}
+
+/// Sets the profiler up (State.Active when it runs), all but the main
+/// thread's timer. Single-threaded start-up; the caller keeps errno.
+static void setUpProfiler() {
+  // Off means silent too: not even a bad value of another flag is reported.
+  if (const char *Env = getenv("SPINEL_PROFILE"); Env && strcmp(Env, "0") == 0)
+    return;
+  const char *Output = readConfig();
+  State.Pid = getpid();
+  State.StartRealtimeNs = clockNs(CLOCK_REALTIME);
+  State.StartMonotonicNs = clockNs(CLOCK_MONOTONIC);
+  State.Command = readCommandLine(State.CommandSize);
+  output::TargetKind FoldedKind;
+  if (settleOutputPaths(Output, FoldedKind) && reserveProfileMemory())
+    startProfiling(FoldedKind);
 }
 
 /// Starts the profiler. Runs once, single-threaded, before the program's
