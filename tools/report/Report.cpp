@@ -300,6 +300,63 @@ static std::string rbLocationNote(const Profile &P) {
                      Elsewhere, InRb + Elsewhere);
 }
 
+namespace {
+
+/// Sorts \p Costs by self or total, then the other, then name (then
+/// frame index: two static functions may share a name).
+void sortFrameCosts(const Profile &P, std::vector<FrameCost> &Costs, bool BySelf) {
+  auto NameOf = [&P](const FrameCost &C) -> const std::string & {
+    return P.Frames[C.FrameIndex].Name;
+  };
+  std::sort(Costs.begin(), Costs.end(), [&](const FrameCost &A, const FrameCost &B) {
+    uint64_t A1 = BySelf ? A.Self : A.Total, B1 = BySelf ? B.Self : B.Total;
+    uint64_t A2 = BySelf ? A.Total : A.Self, B2 = BySelf ? B.Total : B.Self;
+    if (A1 != B1)
+      return A1 > B1;
+    if (A2 != B2)
+      return A2 > B2;
+    if (NameOf(A) != NameOf(B))
+      return NameOf(A) < NameOf(B);
+    return A.FrameIndex < B.FrameIndex;
+  });
+}
+
+/// One line of the top table, its cells as printed.
+struct ReportRow {
+  std::string Rank, SelfPct, Self, TotalPct, Total, Kind, Name, Location;
+};
+
+/// The table, its header first: columns only as wide as their widest
+/// cell; kind left out unless \p AnyKind, location unless a row has one
+/// (a plain folded file knows neither).
+std::string renderTable(const std::vector<ReportRow> &Rows, bool AnyKind) {
+  bool AnyLocation = false;
+  for (size_t I = 1; I < Rows.size(); ++I)
+    AnyLocation |= !Rows[I].Location.empty();
+  size_t W[8] = {};
+  for (const ReportRow &R : Rows) {
+    const std::string *Cells[8] = {&R.Rank, &R.SelfPct, &R.Self, &R.TotalPct,
+                                   &R.Total, &R.Kind, &R.Name, &R.Location};
+    for (size_t K = 0; K < 8; ++K)
+      W[K] = std::max(W[K], displayWidth(*Cells[K]));
+  }
+  std::string Out;
+  for (const ReportRow &R : Rows) {
+    std::string Line = padLeft(R.Rank, W[0]) + "  " + padLeft(R.SelfPct, W[1]) + "  " +
+                       padLeft(R.Self, W[2]) + "  " + padLeft(R.TotalPct, W[3]) + "  " +
+                       padLeft(R.Total, W[4]);
+    if (AnyKind)
+      Line += "  " + padRight(R.Kind, W[5]);
+    Line += "  " + (AnyLocation ? padRight(R.Name, W[6]) + "  " + R.Location : R.Name);
+    while (!Line.empty() && Line.back() == ' ')
+      Line.pop_back();
+    Out += Line + '\n';
+  }
+  return Out;
+}
+
+} // namespace
+
 std::string renderReport(const Profile &P, const ReportOptions &Options) {
   std::string Out;
   renderHeader(P, Out);
@@ -313,30 +370,12 @@ std::string renderReport(const Profile &P, const ReportOptions &Options) {
     Out += "(no samples)\n";
     return Out;
   }
-  auto NameOf = [&P](const FrameCost &C) -> const std::string & {
-    return P.Frames[C.FrameIndex].Name;
-  };
-  bool BySelf = Options.Order == ReportOrder::BySelf;
-  std::sort(Costs.begin(), Costs.end(), [&](const FrameCost &A, const FrameCost &B) {
-    uint64_t A1 = BySelf ? A.Self : A.Total, B1 = BySelf ? B.Self : B.Total;
-    uint64_t A2 = BySelf ? A.Total : A.Self, B2 = BySelf ? B.Total : B.Self;
-    if (A1 != B1)
-      return A1 > B1;
-    if (A2 != B2)
-      return A2 > B2;
-    if (NameOf(A) != NameOf(B))
-      return NameOf(A) < NameOf(B);
-    return A.FrameIndex < B.FrameIndex; // same name, e.g. two static functions
-  });
+  sortFrameCosts(P, Costs, Options.Order == ReportOrder::BySelf);
   size_t Shown = Options.Top == 0 ? Costs.size() : std::min(Options.Top, Costs.size());
   uint64_t Whole = P.totalCount();
-
-  struct Row {
-    std::string Rank, SelfPct, Self, TotalPct, Total, Kind, Name, Location;
-  };
-  std::vector<Row> Rows;
+  std::vector<ReportRow> Rows;
   Rows.push_back({"rank", "self%", "self", "total%", "total", "kind", "name", "location"});
-  bool AnyKind = false, AnyLocation = false;
+  bool AnyKind = false;
   for (size_t I = 0; I < Shown; ++I) {
     const FrameCost &C = Costs[I];
     const Frame &F = P.Frames[C.FrameIndex];
@@ -345,29 +384,8 @@ std::string renderReport(const Profile &P, const ReportOptions &Options) {
                     std::string(frameKindName(F.Kind)), displayName(F.Name, Options.MaxNameWidth),
                     displayName(location(F), 0)});
     AnyKind |= F.Kind != FrameKind::Unknown;
-    AnyLocation |= !Rows.back().Location.empty();
   }
-
-  // Columns only as wide as their widest cell; kind and location are left
-  // out entirely when the input (a plain folded file) cannot know them.
-  size_t W[8] = {};
-  for (const Row &R : Rows) {
-    const std::string *Cells[8] = {&R.Rank, &R.SelfPct, &R.Self, &R.TotalPct,
-                                   &R.Total, &R.Kind, &R.Name, &R.Location};
-    for (size_t K = 0; K < 8; ++K)
-      W[K] = std::max(W[K], displayWidth(*Cells[K]));
-  }
-  for (const Row &R : Rows) {
-    std::string Line = padLeft(R.Rank, W[0]) + "  " + padLeft(R.SelfPct, W[1]) + "  " +
-                       padLeft(R.Self, W[2]) + "  " + padLeft(R.TotalPct, W[3]) + "  " +
-                       padLeft(R.Total, W[4]);
-    if (AnyKind)
-      Line += "  " + padRight(R.Kind, W[5]);
-    Line += "  " + (AnyLocation ? padRight(R.Name, W[6]) + "  " + R.Location : R.Name);
-    while (!Line.empty() && Line.back() == ' ')
-      Line.pop_back();
-    Out += Line + '\n';
-  }
+  Out += renderTable(Rows, AnyKind);
   if (Shown < Costs.size())
     Out += fmt::format("\n({} of {} frames shown; --top 0 shows all)\n", Shown, Costs.size());
   return Out + rbLocationNote(P);
