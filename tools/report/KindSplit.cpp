@@ -167,6 +167,59 @@ KindSplitCounts computeKindSplit(const Profile &P) {
   return C;
 }
 
+namespace {
+
+/// The path every sample of \p E shares above its Ruby frame, direct
+/// recursion as one frame with a count ("Object#fib (x3)"), and how many
+/// other paths there are.
+std::string viaPath(const Profile &P, const GCEntry &E) {
+  std::string Via;
+  for (size_t I = 0; I < E.CommonPath.size();) {
+    size_t Run = 1;
+    while (I + Run < E.CommonPath.size() && E.CommonPath[I + Run] == E.CommonPath[I])
+      ++Run;
+    Via += (Via.empty() ? "" : " > ") + P.Frames[E.CommonPath[I]].Name +
+           (Run > 1 ? fmt::format(" (x{})", Run) : "");
+    I += Run;
+  }
+  if (E.PathCount > 1)
+    Via += fmt::format(" (and {} other path{})", E.PathCount - 1, E.PathCount > 2 ? "s" : "");
+  return Via;
+}
+
+/// The GC's share and where it is reached from, at most \p MaxEntries
+/// entries (0: all), counts right-aligned to \p CountWidth.
+std::string renderGCEntries(const Profile &P, const KindSplitCounts &C, size_t MaxEntries,
+                            size_t CountWidth) {
+  std::string Out = fmt::format("\n{} of samples in GC; reached from (nearest Ruby frame below "
+                                "the first GC frame):\n",
+                                percent(C.GC, C.Total));
+  size_t Shown = 0;
+  for (const GCEntry &E : C.GCEntries) {
+    if (MaxEntries && Shown == MaxEntries)
+      break;
+    ++Shown;
+    std::string Name = "(no Ruby frame)";
+    std::string Where;
+    if (E.Frame >= 0) {
+      const Frame &F = P.Frames[size_t(E.Frame)];
+      Name = displayName(F.Name, 60);
+      if (!F.File.empty())
+        Where = F.Line ? fmt::format("  {}:{}", F.File, F.Line) : "  " + F.File;
+    }
+    Out += fmt::format("  {:>7}  {:>{}}  {}{}\n", percent(E.Count, C.Total), E.Count,
+                       CountWidth, Name, displayName(Where, 0));
+    if (!E.CommonPath.empty())
+      Out += fmt::format("  {:>7}  {:>{}}  via {}\n", "", "", CountWidth,
+                         displayName(viaPath(P, E), 0));
+  }
+  if (Shown < C.GCEntries.size())
+    Out += fmt::format("  ({} more)\n", C.GCEntries.size() - Shown);
+  return Out;
+}
+
+} // namespace
+
 std::string renderKindSplit(const Profile &P, size_t MaxEntries) {
   bool AnyKind = false;
   for (const Frame &F : P.Frames)
@@ -198,46 +251,8 @@ std::string renderKindSplit(const Profile &P, size_t MaxEntries) {
     Out += fmt::format("  {:<10} {:>7}  {:>{}}  {}\n", L.Label, percent(L.Count, C.Total),
                        L.Count, CountWidth, L.Meaning);
   }
-  if (C.GC) {
-    Out += fmt::format("\n{} of samples in GC; reached from (nearest Ruby frame below "
-                       "the first GC frame):\n",
-                       percent(C.GC, C.Total));
-    size_t Shown = 0;
-    for (const GCEntry &E : C.GCEntries) {
-      if (MaxEntries && Shown == MaxEntries)
-        break;
-      ++Shown;
-      std::string Name = "(no Ruby frame)";
-      std::string Where;
-      if (E.Frame >= 0) {
-        const Frame &F = P.Frames[size_t(E.Frame)];
-        Name = displayName(F.Name, 60);
-        if (!F.File.empty())
-          Where = F.Line ? fmt::format("  {}:{}", F.File, F.Line) : "  " + F.File;
-      }
-      Out += fmt::format("  {:>7}  {:>{}}  {}{}\n", percent(E.Count, C.Total), E.Count,
-                         CountWidth, Name, displayName(Where, 0));
-      if (!E.CommonPath.empty()) {
-        // Direct recursion reads as one frame with a count: "Object#fib (x3)".
-        std::string Via;
-        for (size_t I = 0; I < E.CommonPath.size();) {
-          size_t Run = 1;
-          while (I + Run < E.CommonPath.size() && E.CommonPath[I + Run] == E.CommonPath[I])
-            ++Run;
-          Via += (Via.empty() ? "" : " > ") + P.Frames[E.CommonPath[I]].Name +
-                 (Run > 1 ? fmt::format(" (x{})", Run) : "");
-          I += Run;
-        }
-        if (E.PathCount > 1)
-          Via += fmt::format(" (and {} other path{})", E.PathCount - 1,
-                             E.PathCount > 2 ? "s" : "");
-        Out += fmt::format("  {:>7}  {:>{}}  via {}\n", "", "", CountWidth,
-                           displayName(Via, 0));
-      }
-    }
-    if (Shown < C.GCEntries.size())
-      Out += fmt::format("  ({} more)\n", C.GCEntries.size() - Shown);
-  }
+  if (C.GC)
+    Out += renderGCEntries(P, C, MaxEntries, CountWidth);
   return Out;
 }
 
