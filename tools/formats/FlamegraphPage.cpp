@@ -236,10 +236,8 @@ Json timelineJson(const Profile &P, ThreadIndexFn ThreadOf, std::vector<std::str
           {"threads", std::move(Rows)}};
 }
 
-// The profile as the page's JSON (see "data" in page.html); a timeline's
-// events, per thread, go to TimelineEvents.
-Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &TimelineEvents) {
-  Json Frames;
+// The frames' columns: name, C name, kind, file, line.
+Json framesJson(const Profile &P) {
   Json Names = Json::array(), CNames = Json::array(), Kinds = Json::array(),
        Files = Json::array(), Lines = Json::array();
   for (const Frame &F : P.Frames) {
@@ -249,18 +247,20 @@ Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &
     Files.push_back(F.File);
     Lines.push_back(F.Line);
   }
-  Frames["name"] = std::move(Names);
-  Frames["cname"] = std::move(CNames);
-  Frames["kind"] = std::move(Kinds);
-  Frames["file"] = std::move(Files);
-  Frames["line"] = std::move(Lines);
+  return {{"name", std::move(Names)}, {"cname", std::move(CNames)}, {"kind", std::move(Kinds)},
+          {"file", std::move(Files)}, {"line", std::move(Lines)}};
+}
 
-  // Thread indexes: the profile's threads, then any tid only samples name;
-  // keyed by (run, tid), and with the run (from 1) when there are several.
+// A thread's index in the page's list, by (run, tid).
+using ThreadIndexMap = std::map<std::pair<uint32_t, int64_t>, size_t>;
+
+// The page's threads: the profile's, then any tid only samples or a
+// timeline name; with the run (from 1) when there are several. Fills
+// Index.
+Json threadsJson(const Profile &P, ThreadIndexMap &Index) {
   Json Threads = Json::array();
-  std::map<std::pair<uint32_t, int64_t>, size_t> ThreadIndex;
   auto AddThread = [&](uint32_t Run, int64_t Tid, const std::string &Name) {
-    if (!ThreadIndex.emplace(std::make_pair(Run, Tid), Threads.size()).second)
+    if (!Index.emplace(std::make_pair(Run, Tid), Threads.size()).second)
       return;
     Json T = {{"tid", Tid}, {"name", Name}};
     if (!P.Runs.empty())
@@ -274,7 +274,14 @@ Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &
       AddThread(S.Run, S.Thread, "");
   for (const ThreadTimeline &TL : P.Timelines)
     AddThread(TL.Run, TL.Tid, "");
+  return Threads;
+}
 
+// The profile as the page's JSON (see "data" in page.html); a timeline's
+// events, per thread, go to TimelineEvents.
+Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &TimelineEvents) {
+  ThreadIndexMap ThreadIndex;
+  Json Threads = threadsJson(P, ThreadIndex);
   bool Weighted = hasWeights(P);
   std::vector<int64_t> Samples;
   std::vector<uint64_t> Weights;
@@ -291,7 +298,7 @@ Json profileJson(const Profile &P, const CallTree &T, std::vector<std::string> &
   }
   Json Data;
   Data["source"] = P.SourcePath;
-  Data["frames"] = std::move(Frames);
+  Data["frames"] = framesJson(P);
   Data["kinds"] = {"unknown", "user", "block", "runtime", "gc", "synthetic"};
   Data["threads"] = std::move(Threads);
   Data["nodes"] = T.Depth.size(); // the tree itself goes in its own element
