@@ -75,13 +75,8 @@ SampledSeries timelineSeries(const Profile &P, const ThreadTimeline &T, bool Wei
   return Out;
 }
 
-} // namespace
-
-std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
-  bool Alloc = P.Kind == ProfileKind::Alloc;
-  bool Weighted = !Alloc && hasWeights(P);
-  Json Root;
-  Root["$schema"] = "https://www.speedscope.app/file-format-schema.json";
+// speedscope's shared frames: name, and file and line where known.
+Json framesJson(const Profile &P) {
   Json Frames = Json::array();
   for (const Frame &F : P.Frames) {
     Json J;
@@ -92,47 +87,72 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
       J["line"] = F.Line;
     Frames.push_back(std::move(J));
   }
-  Root["shared"] = {{"frames", std::move(Frames)}};
+  return Frames;
+}
 
-  // Threads (keyed by run and tid) in the profile's order, then any
-  // thread only samples mention.
-  using Key = std::pair<uint32_t, int64_t>;
-  std::map<Key, std::string> Names;
-  std::vector<Key> Order;
+// A thread, keyed by run and tid.
+using ThreadKey = std::pair<uint32_t, int64_t>;
+
+// The threads in the profile's order, then any thread only samples
+// mention, each with its name ("" if none).
+std::vector<std::pair<ThreadKey, std::string>> threadsInOrder(const Profile &P) {
+  std::map<ThreadKey, std::string> Names;
+  std::vector<ThreadKey> Order;
   for (const ThreadInfo &T : P.Threads)
-    if (Names.emplace(Key{T.Run, T.Tid}, T.Name).second)
+    if (Names.emplace(ThreadKey{T.Run, T.Tid}, T.Name).second)
       Order.push_back({T.Run, T.Tid});
   for (const Sample &S : P.Samples)
-    if (Names.emplace(Key{S.Run, S.Thread}, "").second)
+    if (Names.emplace(ThreadKey{S.Run, S.Thread}, "").second)
       Order.push_back({S.Run, S.Thread});
+  std::vector<std::pair<ThreadKey, std::string>> Threads;
+  for (const ThreadKey &K : Order)
+    Threads.push_back({K, Names[K]});
+  return Threads;
+}
 
-  std::map<Key, const ThreadTimeline *> Timelines;
+// One thread's sampled profile, named for it: its timeline where it has
+// one, else its samples aggregated; null when it has no sample.
+Json threadProfile(const Profile &P, const ThreadKey &K, const std::string &ThreadName,
+                   const ThreadTimeline *Timeline, bool Weighted) {
+  int64_t Tid = K.second;
+  std::string Name = Tid == UnknownThread ? "all samples"
+                     : ThreadName.empty() ? fmt::format("thread {}", Tid)
+                                          : fmt::format("{} ({})", ThreadName, Tid);
+  if (!P.Runs.empty()) // Several runs: which one.
+    Name = fmt::format("run {}: {}", K.first + 1, Name);
+  SampledSeries Series = Timeline && !Timeline->Events.empty()
+                             ? timelineSeries(P, *Timeline, Weighted)
+                             : aggregatedSeries(P, K, Weighted);
+  if (Series.Samples.empty())
+    return nullptr;
+  bool Alloc = P.Kind == ProfileKind::Alloc;
+  Json Prof;
+  Prof["type"] = "sampled";
+  Prof["name"] = Name;
+  Prof["unit"] = Alloc ? "bytes" : Weighted ? "nanoseconds" : "none";
+  Prof["startValue"] = Series.Start;
+  Prof["endValue"] = Series.End;
+  Prof["samples"] = std::move(Series.Samples);
+  Prof["weights"] = std::move(Series.Weights);
+  return Prof;
+}
+
+} // namespace
+
+std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
+  bool Weighted = P.Kind != ProfileKind::Alloc && hasWeights(P);
+  Json Root;
+  Root["$schema"] = "https://www.speedscope.app/file-format-schema.json";
+  Root["shared"] = {{"frames", framesJson(P)}};
+  std::map<ThreadKey, const ThreadTimeline *> Timelines;
   for (const ThreadTimeline &T : P.Timelines)
     Timelines[{T.Run, T.Tid}] = &T;
-
   Json Profiles = Json::array();
-  for (const Key &K : Order) {
-    int64_t Tid = K.second;
-    Json Prof;
-    Prof["type"] = "sampled";
-    std::string Name = Tid == UnknownThread ? "all samples"
-                       : Names[K].empty() ? fmt::format("thread {}", Tid)
-                                          : fmt::format("{} ({})", Names[K], Tid);
-    if (!P.Runs.empty()) // Several runs: which one.
-      Name = fmt::format("run {}: {}", K.first + 1, Name);
-    Prof["name"] = Name;
-    Prof["unit"] = Alloc ? "bytes" : Weighted ? "nanoseconds" : "none";
+  for (const auto &[K, Name] : threadsInOrder(P)) {
     auto It = Timelines.find(K);
-    SampledSeries Series = It != Timelines.end() && !It->second->Events.empty()
-                               ? timelineSeries(P, *It->second, Weighted)
-                               : aggregatedSeries(P, K, Weighted);
-    if (Series.Samples.empty())
-      continue;
-    Prof["startValue"] = Series.Start;
-    Prof["endValue"] = Series.End;
-    Prof["samples"] = std::move(Series.Samples);
-    Prof["weights"] = std::move(Series.Weights);
-    Profiles.push_back(std::move(Prof));
+    Json Prof = threadProfile(P, K, Name, It == Timelines.end() ? nullptr : It->second, Weighted);
+    if (!Prof.is_null())
+      Profiles.push_back(std::move(Prof));
   }
   if (Profiles.empty()) // speedscope needs a profile to show, even an empty one
     Profiles.push_back({{"type", "sampled"}, {"name", "all samples"}, {"unit", "none"},
