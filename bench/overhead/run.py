@@ -37,10 +37,9 @@ CPUPROFILE_FREQUENCY=1000); medians of wall (primary) and CPU time,
 per-benchmark ratios, geomean and worst, the delivered rates, and the
 paired ratios (paired.py) with the targets of issue 17 judged on them.
 The alloc part compares, on allocating programs, the CPU-profiling
-build with the same binary also sampling
-allocations (SPINEL_PROFILE_ALLOC=1, default rate), and a build without
-allocation marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a
-pass/fail test.
+build with the same binary also sampling allocations
+(SPINEL_PROFILE_ALLOC=1, default rate), and a build without allocation
+marks (SPINEL_PROFILE_ALLOC_SITES=0). Nothing here is a pass/fail test.
 """
 import argparse
 import hashlib
