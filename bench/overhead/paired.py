@@ -32,8 +32,13 @@ CONFIDENCE_SE = 2.0
 
 def log_ratios(a_runs, b_runs, which=0):
     """log(a / b) of each round where both ran (runs: (wall, cpu, ...))."""
-    return [math.log(a[which] / b[which]) for a, b in zip(a_runs, b_runs)
-            if a[which] > 0 and b[which] > 0]
+    return [lr for lr in log_ratios_by_round(a_runs, b_runs, which) if lr is not None]
+
+
+def log_ratios_by_round(a_runs, b_runs, which=0):
+    """log(a / b) of each round, None where one of them did not run."""
+    return [math.log(a[which] / b[which]) if a[which] > 0 and b[which] > 0 else None
+            for a, b in zip(a_runs, b_runs)]
 
 
 def estimate(lrs):
@@ -120,29 +125,56 @@ def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
     return lines
 
 
+def print_placements(runs, names, variants, placements, label):
+    """Each variant / plain per benchmark at each code placement (the
+    rounds run at it), when there were several: how far where the code
+    falls moves a ratio, which the table over all rounds averages."""
+    shifts = sorted(set(placements), key=lambda x: -1 if x is None else x)
+    if len(shifts) < 2:
+        return
+    for v in variants:
+        if not all((p, v) in runs for p in names):
+            continue
+        print('\n### %s / plain at each code placement (shift in bytes), paired\n' % label(v))
+        print('| benchmark |' + ''.join(' +%s |' % s for s in shifts) + ' largest / smallest |')
+        print('|' + '---|' * (2 + len(shifts)))
+        for p in names:
+            ms = [estimate([lr for lr, at in zip(log_ratios_by_round(runs[(p, v)], runs[(p, 'plain')]),
+                                                  placements) if lr is not None and at == s])[0]
+                  for s in shifts]
+            print('| %s |' % p + ''.join(' ×%.3f |' % math.exp(m) for m in ms) +
+                  ' ×%.3f |' % math.exp(max(ms) - min(ms)))
+
+
 def load(path):
-    """(runs by (benchmark, variant), benchmark names) of one results file."""
+    """(runs by (benchmark, variant), benchmark names, each round's code
+    placement) of one results file (files of runs before placements: None)."""
     try:
         with open(path) as f:
             data = json.load(f)
         runs = {tuple(k.split(' ', 1)): v for k, v in data['runs'].items()}
-        return runs, [p for p, _ in data['benchmarks']]
+        rounds = min(len(r) for r in runs.values())
+        placements = data.get('placements') or [None] * rounds
+        if len(placements) != rounds:
+            raise ValueError('%d placements for %d rounds' % (len(placements), rounds))
+        return runs, [p for p, _ in data['benchmarks']], placements
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise SystemExit('paired.py: %s: not a run.py spinel-results.json (%s)' % (path, e))
 
 
 def pool(paths):
-    """The rounds of several runs of the same benchmarks and variants, one
-    after another: more rounds, a smaller error."""
-    runs, names = load(paths[0])
+    """The rounds of several runs of the same benchmarks, variants and
+    placements, one after another: more rounds, a smaller error."""
+    runs, names, placements = load(paths[0])
     for path in paths[1:]:
-        more, more_names = load(path)
-        if more_names != names or set(more) != set(runs):
-            raise SystemExit('paired.py: %s: not the benchmarks and variants of %s: '
+        more, more_names, more_placements = load(path)
+        if more_names != names or set(more) != set(runs) or set(more_placements) != set(placements):
+            raise SystemExit('paired.py: %s: not the benchmarks, variants and placements of %s: '
                              'only runs of the same ones pool' % (path, paths[0]))
         for key, rs in more.items():
             runs[key] = runs[key] + rs
-    return runs, names
+        placements = placements + more_placements
+    return runs, names, placements
 
 
 def main():
@@ -152,10 +184,11 @@ def main():
                     'same build) pool their rounds')
     ap.add_argument('--default', default='on100', help='the variant at the default rate')
     args = ap.parse_args()
-    runs, names = pool(args.results)
+    runs, names, placements = pool(args.results)
     variants = ['plain'] + sorted({v for _, v in runs if v != 'plain'})
     rounds = min(len(r) for r in runs.values())
     est = print_table(runs, names, variants, str, rounds)
+    print_placements(runs, names, ['off', args.default], placements, str)
     print('\nTargets (issue 17, paired, %g standard errors):' % CONFIDENCE_SE)
     for line in print_targets(runs, names, est, str, args.default):
         print('- ' + line)

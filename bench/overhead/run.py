@@ -33,7 +33,9 @@ benchmarks run at the sizes users run (SPINEL_BENCHMARKS: 0.3-1.7 s each),
 built with Spinel's own driver: plain (clang), off, on at 100 Hz, on at
 1 kHz, on at gperftools' delivered rate (measured first: samples in its
 profile / CPU s), gperftools (the plain build with -lprofiler,
-CPUPROFILE_FREQUENCY=1000); medians of wall (primary) and CPU time,
+CPUPROFILE_FREQUENCY=1000); each build linked at four code placements
+(--placements), the rounds taking them in turn; medians of wall
+(primary) and CPU time,
 per-benchmark ratios, geomean and worst, the delivered rates, and the
 paired ratios (paired.py) with the targets of issue 17 judged on them.
 The alloc part compares, on allocating programs, the CPU-profiling
@@ -106,6 +108,17 @@ SPINEL_PROF_VARIANTS = ['off', 'on100', 'on1k', 'ongp']
 DEFAULT_HZ = 100
 DEFAULT_VARIANT = 'on100'
 GPERFTOOLS_HZ = 1000
+
+# Code placements of the Spinel part: each build is linked once per
+# placement with the program's code shifted by a multiple of 64 / N bytes
+# (an empty, 64-byte-aligned section of that size linked before it), and
+# round r runs placement r mod N. Functions start 16-byte aligned, so four
+# placements put every function at each of its four offsets in a 64-byte
+# line once: the ratios average over where the hot loops fall, which one
+# placement alone decides (bm_fasta off moved from x0.83 to x1.14 with the
+# shift, the same instructions run).
+PLACEMENT_CHOICES = (1, 2, 4)
+PLACEMENT_LINE = 64
 
 # The allocation-heavy programs of the alloc part.
 ALLOC_PROGRAMS = ['binary_trees', 'json']
@@ -194,6 +207,20 @@ def gperftools_samples(path):
         total += count
         i += 2 + depth
     return None
+
+
+def placement_object(clang, directory, shift):
+    """Writes DIRECTORY/placement-SHIFT.o, an object holding only SHIFT
+    bytes of code space at a 64-byte boundary, kept by --gc-sections (flag
+    R: SHF_GNU_RETAIN): linked before a program, it moves all the code
+    after it by SHIFT. Returns its path."""
+    base = os.path.join(directory, 'placement-%d' % shift)
+    with open(base + '.s', 'w') as f:
+        f.write('\t.section .text.spinelprof_placement,"axR",@progbits\n'
+                '\t.p2align 6\n\t.skip %d, 0xcc\n'
+                '\t.section .note.GNU-stack,"",@progbits\n' % shift)
+    run_cmd([clang, '-c', base + '.s', '-o', base + '.o'])
+    return base + '.o'
 
 
 def git_describe(path):
@@ -623,6 +650,12 @@ class Bench:
                  'gperftools': 'gperftools (%d Hz asked)' % GPERFTOOLS_HZ}[v]
         return ('base ' + label) if base else label
 
+    def placement_shifts(self):
+        """The code shift of each placement in bytes (None: one placement,
+        nothing linked before the program)."""
+        n = self.args.placements
+        return [i * PLACEMENT_LINE // n for i in range(n)] if n > 1 else [None]
+
     def spinel_build(self, spinel, rb, out, cc):
         """Spinel's own driver with CMD as its C compiler. A spinel-prof
         build being relinked by someone else fails a build now and then:
@@ -665,9 +698,12 @@ class Bench:
     def spinel_profile(self, bench, v):
         return self.path('spinel-run', '%s.%s.%s' % (bench, v, 'prof' if v == 'gperftools' else 'folded'))
 
-    def spinel_exe(self, bench, v):
+    def spinel_exe(self, bench, v, shift=None):
         build = {'plain': 'plain', 'gperftools': 'gperftools'}.get(v, 'base' if v.startswith('base-') else 'prof')
-        return self.path('spinel', '%s.%s' % (bench, build))
+        return self.spinel_binary(bench, build, shift)
+
+    def spinel_binary(self, bench, build, shift):
+        return self.path('spinel', '%s.%s%s' % (bench, build, '' if shift is None else '.p%d' % shift))
 
     def spinel_samples(self, bench, v):
         """Samples in the profile the run just wrote (None when it has none)."""
@@ -684,8 +720,9 @@ class Bench:
         except (OSError, ValueError, IndexError):
             return None
 
-    def spinel_run(self, bench, v, args):
-        """One timed run: (wall s, CPU s, samples or None, stdout digest)."""
+    def spinel_run(self, bench, v, args, shift=None):
+        """One timed run of the build at placement SHIFT: (wall s, CPU s,
+        samples or None, stdout digest)."""
         kind = v[5:] if v.startswith('base-') else v
         if kind not in ('plain', 'off'):
             # No stale profile read as this run's.
@@ -693,7 +730,7 @@ class Bench:
             for p in (path, re.sub(r'\.folded$', '.sprof', path)):
                 if os.path.lexists(p):
                     os.unlink(p)
-        w, c, _, out = timed_rusage([self.spinel_exe(bench, v)] + args, env=self.spinel_env(bench, v),
+        w, c, _, out = timed_rusage([self.spinel_exe(bench, v, shift)] + args, env=self.spinel_env(bench, v),
                                     cwd=self.path('spinel-run'), rss=False)
         samples = None if kind in ('plain', 'off') else self.spinel_samples(bench, v)
         return w, c, samples, hashlib.sha256(out.encode()).hexdigest()
@@ -732,10 +769,13 @@ class Bench:
         builds_used = [self.build] + ([os.path.dirname(os.path.dirname(self.baseline_tool))]
                                       if self.baseline_tool else [])
         stamps = {b: build_stamp(b) for b in builds_used}
+        shifts = self.placement_shifts()
+        pads = {s: ' ' + placement_object(self.clang, self.path('spinel'), s)
+                for s in shifts if s is not None}
         progs = []
         for name, rb, args in benches:
-            if all(self.spinel_build(spinel, rb, self.path('spinel', '%s.%s' % (name, b)), cc)
-                   for b, cc in builds):
+            if all(self.spinel_build(spinel, rb, self.spinel_binary(name, b, s), cc + pads.get(s, ''))
+                   for s in shifts for b, cc in builds):
                 progs.append((name, args))
         for b, stamp in stamps.items():
             if build_stamp(b) != stamp:
@@ -748,7 +788,7 @@ class Bench:
         if self.gperftools:
             samples = cpu = 0
             for name, args in progs:
-                _, c, s, _ = self.spinel_run(name, 'gperftools', args)
+                _, c, s, _ = self.spinel_run(name, 'gperftools', args, shifts[0])
                 samples += s or 0
                 cpu += c
             self.gp_hz = int(round(samples / cpu)) if cpu > 0 and samples else 0
@@ -763,13 +803,16 @@ class Bench:
         mismatches = []
         loads = []
         rounds = 1 if quick else self.args.rounds
+        placements = [shifts[rnd % len(shifts)] for rnd in range(rounds)]
+        if rounds % len(shifts):
+            log('%d rounds over %d placements: they weigh unequally' % (rounds, len(shifts)))
         for rnd in range(rounds):
             loads.append(os.getloadavg()[0])
             log('spinel round %d/%d (load %.2f)' % (rnd + 1, rounds, loads[-1]))
             for p, args in progs:
                 order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
                 for v in order:
-                    w, c, s, digest = self.spinel_run(p, v, args)
+                    w, c, s, digest = self.spinel_run(p, v, args, placements[rnd])
                     results[(p, v)].append((w, c, s))
                     digests.setdefault((p, rnd), {})[v] = digest
                 if len(set(digests[(p, rnd)].values())) != 1:
@@ -779,10 +822,10 @@ class Bench:
         raw = self.path('spinel-results.json')
         with open(raw, 'w') as f:
             json.dump({'gperftools_hz': self.gp_hz, 'loads': loads,
-                       'benchmarks': [[p, a] for p, a in progs],
+                       'benchmarks': [[p, a] for p, a in progs], 'placements': placements,
                        'runs': {'%s %s' % k: v for k, v in results.items()}}, f, indent=0)
         log('every run (wall s, CPU s, samples): %s' % raw)
-        self.print_spinel(home, progs, variants, results, rounds)
+        self.print_spinel(home, progs, variants, results, placements)
         for m in mismatches:
             print('WARNING: output differs from plain: %s' % m)
         print('\nLoad average (1 min) at the start of each round and at the end: %s '
@@ -790,7 +833,8 @@ class Bench:
                   ' '.join('%.2f' % l for l in loads), min(loads), median(loads), max(loads),
                   os.cpu_count(), ', '.join('%.2f' % l for l in os.getloadavg())))
 
-    def print_spinel(self, home, progs, variants, results, rounds):
+    def print_spinel(self, home, progs, variants, results, placements):
+        rounds = len(placements)
         names = [p for p, _ in progs]
         args = dict(progs)
         print("\n## Spinel's own benchmarks (SPINEL_HOME=%s%s)\n" % (home, git_describe(home)))
@@ -801,6 +845,11 @@ class Bench:
                   GPERFTOOLS_HZ, self.clang, self.build,
                   '; base: of %s' % os.path.dirname(os.path.dirname(self.baseline_tool))
                   if self.baseline_tool else '', rounds))
+        shifts = sorted(set(placements), key=lambda x: -1 if x is None else x)
+        if len(shifts) > 1:
+            print('\nEach build is linked at %d code placements, its code moved by %s bytes '
+                  '(`--placements`); round r runs placement r mod %d, every variant at the same.' % (
+                      len(shifts), ', '.join(str(x) for x in shifts), len(shifts)))
         ratio = {0: {}, 1: {}}
         for which, title in ((0, 'Wall time'), (1, 'CPU time (user+sys)')):
             print('\n### %s, ratio to plain\n' % title)
@@ -884,6 +933,8 @@ class Bench:
         # process's run time moves by tens of percent, so a median's ratio
         # can say "met" or "missed" where the noise says neither.
         est = paired.print_table(results, names, variants, self.spinel_label, rounds)
+        paired.print_placements(results, names, ['off', DEFAULT_VARIANT], placements,
+                                self.spinel_label)
         print('\nTargets (issue 17, wall, paired; a verdict needs %g standard errors): '
               'off geomean <= %.2f; on at the default rate (%d Hz) geomean <= %.2f and each <= %.2f; '
               'never above gperftools at its delivered rate.\n' % (
@@ -954,8 +1005,12 @@ def main():
                     help='where binaries and profiles go (default: %(default)s)')
     ap.add_argument('--clang', help='clang for the other variants (default: the one spinel-prof uses)')
     ap.add_argument('--quick', action='store_true', help='small sizes, 2 rounds, 5k-line compile: proves it works (CI)')
-    ap.add_argument('--rounds', type=int, help='interleaved rounds (default 7, --quick 2)')
+    ap.add_argument('--rounds', type=int, help='interleaved rounds (default 8, --quick 2)')
     ap.add_argument('--hz', type=int, default=1000, help='sampling rate of the "on" variant')
+    ap.add_argument('--placements', type=int, choices=PLACEMENT_CHOICES,
+                    help='code placements of each Spinel benchmark build, rounds spread over them '
+                         '(default 4, --quick 1: where hot loops fall in 64-byte lines moves a '
+                         'ratio by more than the cost measured)')
     ap.add_argument('--timeline-mb', type=int, metavar='N',
                     help='SPINEL_PROFILE_TIMELINE_MB for the profiled variants (0: no timeline; '
                          'default: the runtime\'s)')
@@ -968,7 +1023,9 @@ def main():
     ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
     args = ap.parse_args()
     if args.rounds is None:
-        args.rounds = 2 if args.quick else 7
+        args.rounds = 2 if args.quick else 8
+    if args.placements is None:
+        args.placements = 1 if args.quick else 4
     b = Bench(args)
     skip = set(filter(None, args.skip.split(',')))
     progs = args.only.split(',') if args.only else list(PROGRAMS)

@@ -1,7 +1,9 @@
 """Writes a run.py spinel-results.json whose paired ratios are known, for
 overhead-paired.test: plain's wall time moves by up to 30 % round to
 round (as on the shared machine), each variant's ratio to plain in the
-same round is fixed up to a small jitter, except where said."""
+same round is fixed up to a small jitter, except where said. A second
+argument, comma-separated byte shifts, records the rounds as run at
+those code placements in turn."""
 import json
 import sys
 
@@ -24,6 +26,10 @@ RATIOS = {
 runs = {'%s plain' % b: [[w, w, None] for w in PLAIN] for b in 'ab'}
 for (b, v), rs in RATIOS.items():
     runs['%s %s' % (b, v)] = [[w * r, w * r, None] for w, r in zip(PLAIN, rs)]
+data = {'gperftools_hz': 250, 'loads': [1.0], 'benchmarks': [['a', []], ['b', []]],
+        'runs': runs}
+if len(sys.argv) > 2:
+    shifts = [int(s) for s in sys.argv[2].split(',')]
+    data['placements'] = [shifts[r % len(shifts)] for r in range(len(PLAIN))]
 with open(sys.argv[1], 'w') as f:
-    json.dump({'gperftools_hz': 250, 'loads': [1.0], 'benchmarks': [['a', []], ['b', []]],
-               'runs': runs}, f)
+    json.dump(data, f)
