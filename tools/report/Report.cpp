@@ -175,47 +175,73 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   Line("Samples:", Samples);
 }
 
-void renderHeader(const Profile &P, std::string &Out) {
+/// "1.234 s wall, 1.200 s CPU", either part missing when unknown.
+std::string durationText(const std::optional<uint64_t> &Wall,
+                         const std::optional<uint64_t> &Cpu) {
+  std::string Text;
+  if (Wall)
+    Text = seconds(*Wall) + " wall";
+  if (Cpu)
+    Text += (Text.empty() ? "" : ", ") + seconds(*Cpu) + " CPU";
+  return Text;
+}
+
+/// What ran: the command, start and duration; several runs (merge) each
+/// on its own line, numbered as threads are.
+template <typename LineFn>
+void renderRunsHeader(const Profile &P, LineFn &Line, std::string &Out) {
   const ProfileMetadata &M = P.Metadata;
+  if (P.Runs.empty()) {
+    if (!M.Command.empty())
+      Line("Command:", shellJoin(M.Command));
+    if (M.StartTime || M.Pid)
+      Line("Started:", M.StartTime.value_or("?") +
+                           (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
+    if (M.DurationNs || M.CpuTimeNs)
+      Line("Duration:", durationText(M.DurationNs, M.CpuTimeNs));
+    return;
+  }
+  Line("Runs:", fmt::format("{}", P.Runs.size()));
+  for (size_t I = 0; I < P.Runs.size(); ++I) {
+    const ProfileRun &R = P.Runs[I];
+    std::string Text = R.Command.empty() ? "?" : shellJoin(R.Command);
+    if (R.Pid)
+      Text += fmt::format(" (pid {})", *R.Pid);
+    if (R.StartTime)
+      Text += ", started " + *R.StartTime;
+    if (std::string D = durationText(R.DurationNs, R.CpuTimeNs); !D.empty())
+      Text += ", " + D;
+    Out += fmt::format("{:<10}{}: {}\n", "", I + 1, displayName(Text, 0));
+  }
+  if (M.CpuTimeNs)
+    Line("Duration:", seconds(*M.CpuTimeNs) + " CPU in all");
+}
+
+/// The threads: how many, named when few, their shares when several.
+template <typename LineFn>
+void renderThreadsHeader(const Profile &P, LineFn &Line, std::string &Out) {
+  if (P.Threads.empty())
+    return;
+  std::string Threads = fmt::format("{}", P.Threads.size());
+  if (P.Threads.size() <= 4) {
+    std::string List;
+    for (const ThreadInfo &T : P.Threads)
+      List += fmt::format("{}{}{}", List.empty() ? "" : ", ", threadLabel(P, T.Run, T.Tid),
+                          T.Name.empty() ? "" : " " + T.Name);
+    Threads += " (" + List + ")";
+  }
+  Line("Threads:", Threads);
+  if (P.Threads.size() > 1)
+    renderThreadShares(P, Out);
+}
+
+void renderHeader(const Profile &P, std::string &Out) {
   auto Line = [&Out](const char *Label, const std::string &Value) {
     Out += fmt::format("{:<10}{}\n", Label, displayName(Value, 0));
   };
   Line("Profile:", P.SelfDescribing ? P.SourcePath
                                     : P.SourcePath + " (folded stacks, no metadata)");
-  auto Duration = [](const std::optional<uint64_t> &Wall, const std::optional<uint64_t> &Cpu) {
-    std::string Text;
-    if (Wall)
-      Text = seconds(*Wall) + " wall";
-    if (Cpu)
-      Text += (Text.empty() ? "" : ", ") + seconds(*Cpu) + " CPU";
-    return Text;
-  };
-  if (!P.Runs.empty()) {
-    // Several runs (merge): each its own line, numbered as threads are.
-    Line("Runs:", fmt::format("{}", P.Runs.size()));
-    for (size_t I = 0; I < P.Runs.size(); ++I) {
-      const ProfileRun &R = P.Runs[I];
-      std::string Text = R.Command.empty() ? "?" : shellJoin(R.Command);
-      if (R.Pid)
-        Text += fmt::format(" (pid {})", *R.Pid);
-      if (R.StartTime)
-        Text += ", started " + *R.StartTime;
-      if (std::string D = Duration(R.DurationNs, R.CpuTimeNs); !D.empty())
-        Text += ", " + D;
-      Out += fmt::format("{:<10}{}: {}\n", "", I + 1, displayName(Text, 0));
-    }
-    if (M.CpuTimeNs)
-      Line("Duration:", seconds(*M.CpuTimeNs) + " CPU in all");
-  } else {
-    if (!M.Command.empty()) {
-      Line("Command:", shellJoin(M.Command));
-    }
-    if (M.StartTime || M.Pid)
-      Line("Started:", M.StartTime.value_or("?") +
-                           (M.Pid ? fmt::format(" (pid {})", *M.Pid) : std::string()));
-    if (M.DurationNs || M.CpuTimeNs)
-      Line("Duration:", Duration(M.DurationNs, M.CpuTimeNs));
-  }
+  renderRunsHeader(P, Line, Out);
   if (P.Range) // --time: what follows counts that stretch only.
     Line("Time:", describeTimeRange(*P.Range) +
                       (P.Runs.empty() ? " of the run (--time)" : " of each run (--time)"));
@@ -224,19 +250,7 @@ void renderHeader(const Profile &P, std::string &Out) {
   } else {
     renderSampleHeader(P, Line);
   }
-  if (!P.Threads.empty()) {
-    std::string Threads = fmt::format("{}", P.Threads.size());
-    if (P.Threads.size() <= 4) {
-      std::string List;
-      for (const ThreadInfo &T : P.Threads)
-        List += fmt::format("{}{}{}", List.empty() ? "" : ", ", threadLabel(P, T.Run, T.Tid),
-                            T.Name.empty() ? "" : " " + T.Name);
-      Threads += " (" + List + ")";
-    }
-    Line("Threads:", Threads);
-    if (P.Threads.size() > 1)
-      renderThreadShares(P, Out);
-  }
+  renderThreadsHeader(P, Line, Out);
 }
 
 std::string location(const Frame &F) {
