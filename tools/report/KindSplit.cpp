@@ -101,12 +101,61 @@ std::string percent(uint64_t Part, uint64_t Whole) {
   return fmt::format("{:.2f}%", Whole ? 100.0 * double(Part) / double(Whole) : 0.0);
 }
 
+/// GC samples by their entry (the nearest Ruby frame below the GC; -1:
+/// none), each entry's count and its paths above that frame.
+using GCEntryPaths =
+    std::map<int64_t, std::pair<uint64_t, std::map<std::vector<uint32_t>, uint64_t>>>;
+
+void addGCSample(const Profile &P, const Sample &S, GCEntryPaths &Entries) {
+  std::vector<uint32_t> Path = rubyPathIntoGC(P, S);
+  int64_t Entry = Path.empty() ? -1 : int64_t(Path.back());
+  if (!Path.empty())
+    Path.pop_back();
+  auto &[Count, Paths] = Entries[Entry];
+  Count += S.Count;
+  Paths[Path] += S.Count;
+}
+
+/// One GCEntry per entry, with its most common path (ties: the first by
+/// name), the largest first (ties: by name, then frame).
+std::vector<GCEntry> rankGCEntries(const Profile &P, const GCEntryPaths &Entries) {
+  auto PathText = [&P](const std::vector<uint32_t> &Path) {
+    std::string Text;
+    for (uint32_t F : Path)
+      Text += P.Frames[F].Name + ";";
+    return Text;
+  };
+  std::vector<GCEntry> Ranked;
+  for (const auto &[Frame, Entry] : Entries) {
+    const auto &[Count, Paths] = Entry;
+    GCEntry E{Frame, Count, {}, Paths.size()};
+    uint64_t Best = 0;
+    for (const auto &[Path, PathCount] : Paths)
+      if (PathCount > Best ||
+          (PathCount == Best && PathText(Path) < PathText(E.CommonPath))) {
+        Best = PathCount;
+        E.CommonPath = Path;
+      }
+    Ranked.push_back(std::move(E));
+  }
+  auto NameOf = [&P](const GCEntry &E) {
+    return E.Frame < 0 ? std::string() : P.Frames[size_t(E.Frame)].Name;
+  };
+  std::sort(Ranked.begin(), Ranked.end(), [&](const GCEntry &A, const GCEntry &B) {
+    if (A.Count != B.Count)
+      return A.Count > B.Count;
+    if (NameOf(A) != NameOf(B))
+      return NameOf(A) < NameOf(B);
+    return A.Frame < B.Frame;
+  });
+  return Ranked;
+}
+
 } // namespace
 
 KindSplitCounts computeKindSplit(const Profile &P) {
   KindSplitCounts C;
-  // Entry frame -> (count, path -> count).
-  std::map<int64_t, std::pair<uint64_t, std::map<std::vector<uint32_t>, uint64_t>>> Entries;
+  GCEntryPaths Entries;
   for (const Sample &S : P.Samples) {
     C.Total += S.Count;
     switch (classifySample(P, S)) {
@@ -114,15 +163,7 @@ KindSplitCounts computeKindSplit(const Profile &P) {
       C.GC += S.Count;
       if (isAllocationOnly(P, S))
         C.GCAllocationOnly += S.Count;
-      {
-        std::vector<uint32_t> Path = rubyPathIntoGC(P, S);
-        int64_t Entry = Path.empty() ? -1 : int64_t(Path.back());
-        if (!Path.empty())
-          Path.pop_back();
-        auto &[Count, Paths] = Entries[Entry];
-        Count += S.Count;
-        Paths[Path] += S.Count;
-      }
+      addGCSample(P, S, Entries);
       break;
     case SampleClass::Runtime:
       C.Runtime += S.Count;
@@ -135,35 +176,7 @@ KindSplitCounts computeKindSplit(const Profile &P) {
       break;
     }
   }
-  auto PathText = [&P](const std::vector<uint32_t> &Path) {
-    std::string Text;
-    for (uint32_t F : Path)
-      Text += P.Frames[F].Name + ";";
-    return Text;
-  };
-  for (const auto &[Frame, Entry] : Entries) {
-    const auto &[Count, Paths] = Entry;
-    GCEntry E{Frame, Count, {}, Paths.size()};
-    uint64_t Best = 0;
-    for (const auto &[Path, PathCount] : Paths)
-      if (PathCount > Best ||
-          (PathCount == Best && PathText(Path) < PathText(E.CommonPath))) {
-        Best = PathCount;
-        E.CommonPath = Path;
-      }
-    C.GCEntries.push_back(std::move(E));
-  }
-  auto NameOf = [&P](const GCEntry &E) {
-    return E.Frame < 0 ? std::string() : P.Frames[size_t(E.Frame)].Name;
-  };
-  std::sort(C.GCEntries.begin(), C.GCEntries.end(),
-            [&](const GCEntry &A, const GCEntry &B) {
-              if (A.Count != B.Count)
-                return A.Count > B.Count;
-              if (NameOf(A) != NameOf(B))
-                return NameOf(A) < NameOf(B);
-              return A.Frame < B.Frame;
-            });
+  C.GCEntries = rankGCEntries(P, Entries);
   return C;
 }
 
