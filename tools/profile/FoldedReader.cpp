@@ -58,42 +58,14 @@ uint64_t parseCount(std::string_view Field, const std::string &Where) {
   return Value;
 }
 
-} // namespace
+/// Builds a profile's frames and samples from folded lines: each name one
+/// frame, each distinct stack one sample (repeated stacks add up).
+class FoldedBuilder {
+public:
+  explicit FoldedBuilder(Profile &Result) : Result(Result) {}
 
-Profile parseFoldedText(std::string_view Text, const std::string &Path) {
-  rejectBinaryInput(Text, Path);
-  Profile Result;
-  Result.SourcePath = Path;
-  // The runtime's allocation profile counts bytes (docs/formats.md).
-  if (output::endsWith(Path.c_str(), output::AllocFoldedSuffix))
-    Result.Kind = ProfileKind::Alloc;
-  std::unordered_map<std::string, uint32_t> FrameIndex;
-  std::map<std::vector<uint32_t>, size_t> SampleIndex;
-
-  size_t LineNumber = 0;
-  while (!Text.empty()) {
-    ++LineNumber;
-    size_t End = Text.find('\n');
-    std::string_view Line = Text.substr(0, End);
-    Text.remove_prefix(End == std::string_view::npos ? Text.size() : End + 1);
-    // Tolerate CRLF files; a carriage return inside a name is escaped.
-    if (!Line.empty() && Line.back() == '\r')
-      Line.remove_suffix(1);
-    if (isBlank(Line))
-      continue;
-
-    std::string Where = fmt::format("{}:{}", Path, LineNumber);
-    size_t LastSpace = Line.rfind(' ');
-    if (LastSpace == std::string_view::npos)
-      throw InputError(Where + ": no sample count (expected 'STACK COUNT')");
-    uint64_t Count = parseCount(Line.substr(LastSpace + 1), Where);
-    std::string_view StackText = Line.substr(0, LastSpace);
-    // Some writers pad before the count; the stack itself keeps its spaces.
-    while (!StackText.empty() && (StackText.back() == ' ' || StackText.back() == '\t'))
-      StackText.remove_suffix(1);
-    if (StackText.empty())
-      throw InputError(Where + ": empty stack before the sample count");
-
+  /// The stack of "a;b;c" (names decoded), its frames added as needed.
+  std::vector<uint32_t> stack(std::string_view StackText) {
     std::vector<uint32_t> Stack;
     for (;;) {
       size_t Semi = StackText.find(';');
@@ -107,19 +79,66 @@ Profile parseFoldedText(std::string_view Text, const std::string &Path) {
       }
       Stack.push_back(It->second);
       if (Semi == std::string_view::npos)
-        break;
+        return Stack;
       StackText.remove_prefix(Semi + 1);
     }
+  }
 
+  void addSample(std::vector<uint32_t> Stack, uint64_t Count) {
     auto [It, Inserted] = SampleIndex.try_emplace(Stack, Result.Samples.size());
-    if (Inserted) {
-      Sample S;
-      S.Stack = std::move(Stack);
-      S.Count = Count;
-      Result.Samples.push_back(std::move(S));
-    } else {
+    if (!Inserted) {
       Result.Samples[It->second].Count += Count;
+      return;
     }
+    Sample S;
+    S.Stack = std::move(Stack);
+    S.Count = Count;
+    Result.Samples.push_back(std::move(S));
+  }
+
+private:
+  Profile &Result;
+  std::unordered_map<std::string, uint32_t> FrameIndex;
+  std::map<std::vector<uint32_t>, size_t> SampleIndex;
+};
+
+/// The next line of \p Text (removed from it), without its line end.
+std::string_view takeLine(std::string_view &Text) {
+  size_t End = Text.find('\n');
+  std::string_view Line = Text.substr(0, End);
+  Text.remove_prefix(End == std::string_view::npos ? Text.size() : End + 1);
+  // Tolerate CRLF files; a carriage return inside a name is escaped.
+  if (!Line.empty() && Line.back() == '\r')
+    Line.remove_suffix(1);
+  return Line;
+}
+
+} // namespace
+
+Profile parseFoldedText(std::string_view Text, const std::string &Path) {
+  rejectBinaryInput(Text, Path);
+  Profile Result;
+  Result.SourcePath = Path;
+  // The runtime's allocation profile counts bytes (docs/formats.md).
+  if (output::endsWith(Path.c_str(), output::AllocFoldedSuffix))
+    Result.Kind = ProfileKind::Alloc;
+  FoldedBuilder Builder(Result);
+  for (size_t LineNumber = 1; !Text.empty(); ++LineNumber) {
+    std::string_view Line = takeLine(Text);
+    if (isBlank(Line))
+      continue;
+    std::string Where = fmt::format("{}:{}", Path, LineNumber);
+    size_t LastSpace = Line.rfind(' ');
+    if (LastSpace == std::string_view::npos)
+      throw InputError(Where + ": no sample count (expected 'STACK COUNT')");
+    uint64_t Count = parseCount(Line.substr(LastSpace + 1), Where);
+    std::string_view StackText = Line.substr(0, LastSpace);
+    // Some writers pad before the count; the stack itself keeps its spaces.
+    while (!StackText.empty() && (StackText.back() == ' ' || StackText.back() == '\t'))
+      StackText.remove_suffix(1);
+    if (StackText.empty())
+      throw InputError(Where + ": empty stack before the sample count");
+    Builder.addSample(Builder.stack(StackText), Count);
   }
   return Result;
 }
