@@ -388,50 +388,40 @@ void reportProfile(const std::string &Base, int KilledBy) {
   }
 }
 
-} // namespace
+/// Says where Spinel was looked for and how to point at it.
+void reportSpinelNotFound(const SpinelSearch &Search) {
+  std::string Tried;
+  for (const std::string &T : Search.Tried)
+    Tried += "\n  " + T;
+  fmt::print(stderr,
+             "spinel-prof: run: Spinel not found; looked at:{}\n"
+             "Install Spinel (github.com/matz/spinel) and point at it with "
+             "--spinel PATH or SPINEL=PATH (the `spinel` script or its directory), "
+             "or put `spinel` on PATH.\n",
+             Tried);
+}
 
-int runRunCommand(const std::vector<std::string> &Args) {
-  bool Help = false;
-  RunOptions O = parseRunArgs(Args, Help);
-  if (Help) {
-    std::fputs(commandHelp("run").c_str(), stdout);
-    return ExitSuccess;
-  }
-
-  SpinelSearch Search = locateSpinel(O.Spinel);
-  if (Search.Script.empty()) {
-    std::string Tried;
-    for (const std::string &T : Search.Tried)
-      Tried += "\n  " + T;
-    fmt::print(stderr,
-               "spinel-prof: run: Spinel not found; looked at:{}\n"
-               "Install Spinel (github.com/matz/spinel) and point at it with "
-               "--spinel PATH or SPINEL=PATH (the `spinel` script or its directory), "
-               "or put `spinel` on PATH.\n",
-               Tried);
-    return ExitNoSpinel;
-  }
-
+/// The folded profile's path for BASE in the working directory, with any
+/// profile an earlier run left there removed: it must not pass for this
+/// run's. A symlink, device or FIFO put there stays: the profile goes
+/// through it.
+std::string freshProfilePath(const std::string &Base) {
   namespace fs = std::filesystem;
-  std::string Base = fs::path(O.App).filename().string();
-  Base.resize(Base.size() - 3); // ".rb"
-  BuildDirectory Dir(O.BuildDir);
-  std::string Binary = (fs::path(Dir.Path) / Base).string();
-  if (int Status = buildProgram(O, Search.Script, Binary))
-    return Status;
-
-  // A profile left by an earlier run must not pass for this one's. A
-  // symlink, device or FIFO put there stays: the profile goes through it.
   std::error_code EC;
   std::string Cwd = fs::current_path(EC).string();
   std::string OutFolded = (fs::path(Cwd) / Base).string() + output::FoldedSuffix;
   for (const std::string &Stale : {OutFolded, sprofPathForFolded(OutFolded)})
     if (fs::is_regular_file(fs::symlink_status(Stale, EC)))
       fs::remove(Stale, EC);
+  return OutFolded;
+}
 
+/// Runs the profiled binary, then reports its profile; the program's exit
+/// status (128 + its signal when one ended it).
+int runProfiled(const RunOptions &O, const std::string &Binary, const std::string &Base) {
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), O.ProgramArgs.begin(), O.ProgramArgs.end());
-  std::vector<std::string> Env = {"SPINEL_PROFILE=" + OutFolded,
+  std::vector<std::string> Env = {"SPINEL_PROFILE=" + freshProfilePath(Base),
                                   "SPINEL_PROFILE_QUIET=1"};
   if (O.Hz)
     Env.push_back("SPINEL_PROFILE_HZ=" + *O.Hz);
@@ -448,6 +438,30 @@ int runRunCommand(const std::vector<std::string> &Args) {
   if (KilledBy)
     return 128 + KilledBy;
   return WEXITSTATUS(Run.WaitStatus);
+}
+
+} // namespace
+
+int runRunCommand(const std::vector<std::string> &Args) {
+  bool Help = false;
+  RunOptions O = parseRunArgs(Args, Help);
+  if (Help) {
+    std::fputs(commandHelp("run").c_str(), stdout);
+    return ExitSuccess;
+  }
+  SpinelSearch Search = locateSpinel(O.Spinel);
+  if (Search.Script.empty()) {
+    reportSpinelNotFound(Search);
+    return ExitNoSpinel;
+  }
+  namespace fs = std::filesystem;
+  std::string Base = fs::path(O.App).filename().string();
+  Base.resize(Base.size() - 3); // ".rb"
+  BuildDirectory Dir(O.BuildDir);
+  std::string Binary = (fs::path(Dir.Path) / Base).string();
+  if (int Status = buildProgram(O, Search.Script, Binary))
+    return Status;
+  return runProfiled(O, Binary, Base);
 }
 
 } // namespace spinelprof
