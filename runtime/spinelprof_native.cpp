@@ -552,67 +552,81 @@ bool segmentObjects(const Buffer &Pending, size_t Count, const char *Pool,
   return true;
 }
 
+/// Puts the plugin's descriptors that have a C name into B, sorted by it
+/// for binary search, and marks their prefixes. False on a failed
+/// allocation.
+bool collectInstrumented(Builder &B) {
+  const spinelprof_frame_descriptor *First = __start_spinelprof_frames;
+  const spinelprof_frame_descriptor *Last = __stop_spinelprof_frames;
+  if (!First || !Last || First >= Last)
+    return true;
+  size_t N = size_t(Last - First);
+  B.Instrumented = static_cast<const spinelprof_frame_descriptor **>(
+      B.InstrumentedStorage.grow(N * sizeof(*B.Instrumented)));
+  if (!B.Instrumented)
+    return false;
+  for (size_t I = 0; I < N; ++I)
+    if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
+        First[I].c_name[0]) {
+      B.Instrumented[B.InstrumentedCount++] = &First[I];
+      unsigned Prefix = prefixOf(First[I].c_name, strlen(First[I].c_name));
+      B.Prefixes[Prefix / 64] |= uint64_t(1) << (Prefix % 64);
+    }
+  qsort(B.Instrumented, B.InstrumentedCount, sizeof(*B.Instrumented),
+        compareDescriptors);
+  return true;
+}
+
+/// The table's memory while it is built from a Builder's pending ranges.
+struct TableBuffers {
+  Buffer Functions, Segments, Frames, SegmentFrames, Objects;
+  size_t FunctionCount = 0, SegmentCount = 0;
+
+  /// Sorts and names B's ranges into these buffers; false on a failed
+  /// allocation (B's own or one here).
+  bool build(Builder &B) {
+    return !B.Pool.Failed && !B.Functions.Failed && !B.Segments.Failed &&
+           finish(B.Functions, B.Pool.Data, Functions, Frames, FunctionCount) &&
+           finish(B.Segments, B.Pool.Data, Segments, SegmentFrames, SegmentCount) &&
+           segmentObjects(B.Segments, SegmentCount, B.Pool.Data, Objects);
+  }
+  void release() {
+    for (Buffer *X : {&Functions, &Segments, &Frames, &SegmentFrames, &Objects})
+      X->release();
+  }
+  /// Makes the buffers read-only and points the table at them.
+  void publish() {
+    for (Buffer *X : {&Functions, &Segments, &Frames, &SegmentFrames, &Objects})
+      X->makeReadOnly();
+    Table.Functions = reinterpret_cast<const NativeRange *>(Functions.Data);
+    Table.FunctionCount = FunctionCount;
+    Table.Segments = reinterpret_cast<const NativeRange *>(Segments.Data);
+    Table.SegmentObjects = reinterpret_cast<const NativeObject *>(Objects.Data);
+    Table.SegmentCount = SegmentCount;
+  }
+};
+
 } // namespace
 
 int initNativeFrames() {
   if (__atomic_load_n(&Ready, __ATOMIC_ACQUIRE))
     return 0;
   Builder B;
-
-  // The plugin's descriptors, sorted by C name for binary search.
-  const spinelprof_frame_descriptor *First = __start_spinelprof_frames;
-  const spinelprof_frame_descriptor *Last = __stop_spinelprof_frames;
-  if (First && Last && First < Last) {
-    size_t N = size_t(Last - First);
-    B.Instrumented = static_cast<const spinelprof_frame_descriptor **>(
-        B.InstrumentedStorage.grow(N * sizeof(*B.Instrumented)));
-    if (!B.Instrumented)
-      return ENOMEM;
-    for (size_t I = 0; I < N; ++I)
-      if (First[I].abi_version == SPINELPROF_ABI_VERSION && First[I].c_name &&
-          First[I].c_name[0]) {
-        B.Instrumented[B.InstrumentedCount++] = &First[I];
-        unsigned Prefix =
-            prefixOf(First[I].c_name, strlen(First[I].c_name));
-        B.Prefixes[Prefix / 64] |= uint64_t(1) << (Prefix % 64);
-      }
-    qsort(B.Instrumented, B.InstrumentedCount, sizeof(*B.Instrumented),
-          compareDescriptors);
-  }
-
+  if (!collectInstrumented(B))
+    return ENOMEM;
   dl_iterate_phdr(addObject, &B);
-
-  Buffer Functions, Segments, Frames, SegmentFrames, Objects;
-  size_t FunctionCount = 0, SegmentCount = 0;
-  bool Ok = !B.Pool.Failed && !B.Functions.Failed && !B.Segments.Failed &&
-            finish(B.Functions, B.Pool.Data, Functions, Frames, FunctionCount) &&
-            finish(B.Segments, B.Pool.Data, Segments, SegmentFrames,
-                   SegmentCount) &&
-            segmentObjects(B.Segments, SegmentCount, B.Pool.Data, Objects) &&
-            initNativeAddresses() == 0;
+  TableBuffers T;
+  bool Ok = T.build(B) && initNativeAddresses() == 0;
   B.InstrumentedStorage.release();
   B.Functions.release();
   B.Segments.release();
   if (!Ok) {
     B.Pool.release();
-    Functions.release();
-    Segments.release();
-    Frames.release();
-    SegmentFrames.release();
-    Objects.release();
+    T.release();
     return ENOMEM;
   }
   B.Pool.makeReadOnly();
-  Functions.makeReadOnly();
-  Segments.makeReadOnly();
-  Frames.makeReadOnly();
-  SegmentFrames.makeReadOnly();
-  Objects.makeReadOnly();
-  Table.Functions = reinterpret_cast<const NativeRange *>(Functions.Data);
-  Table.FunctionCount = FunctionCount;
-  Table.Segments = reinterpret_cast<const NativeRange *>(Segments.Data);
-  Table.SegmentObjects = reinterpret_cast<const NativeObject *>(Objects.Data);
-  Table.SegmentCount = SegmentCount;
+  T.publish();
   __atomic_store_n(&Ready, true, __ATOMIC_RELEASE);
   return 0;
 }
