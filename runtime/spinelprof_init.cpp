@@ -377,6 +377,51 @@ static void writeProfileAtExit() { writeFinalProfile(); }
 
 static void writeOnFlushThread(int) { writeFinalProfile(); }
 
+/// Waits up to TimeoutMs for the copy Child to end, killing it at the
+/// deadline; true when it exited (rather than being killed or crashing).
+/// A deadline, not a count of pauses: on a loaded machine each pause takes
+/// several times the 100 us asked. Async-signal-safe (wait4, nanosleep,
+/// kill).
+static bool awaitCopy(long Child, int TimeoutMs) {
+  int Status = 0;
+  bool Done = false;
+  uint64_t Deadline = monotonicNs() + uint64_t(TimeoutMs) * 1000000u;
+  while (monotonicNs() < Deadline) {
+    long R = syscall(SYS_wait4, Child, &Status, __WALL | WNOHANG, nullptr);
+    if (R == Child) {
+      Done = true;
+      break;
+    }
+    if (R < 0 && errno != EINTR)
+      break;
+    struct timespec Pause = {0, 100000};
+    syscall(SYS_nanosleep, &Pause, nullptr);
+  }
+  if (!Done) { // A copy stuck in a heap this process left halfway.
+    syscall(SYS_kill, Child, SIGKILL);
+    syscall(SYS_wait4, Child, &Status, __WALL, nullptr);
+  }
+  return Done && WIFEXITED(Status);
+}
+
+/// The profile the copy did not write: one line saying so ("... at the
+/// signal", or after which crash; no snprintf here) and its temporary
+/// files removed. Async-signal-safe (write, unlink).
+static void reportLostProfile() {
+  char Lost[96] = "spinelprof: the profile could not be written ";
+  size_t N = strlen(Lost);
+  const char *Parts[] = {CrashSignal ? "after " : "at the signal",
+                         CrashSignal ? crashSignalName(CrashSignal) : "", "\n"};
+  for (const char *Part : Parts)
+    for (size_t I = 0; Part[I] && N < sizeof(Lost); ++I)
+      Lost[N++] = Part[I];
+  (void)writeAll(2, Lost, N);
+  removeTemporaryOf(State.FoldedPath, State.Pid);
+  removeTemporaryOf(State.SprofPath, State.Pid);
+  removeTemporaryOf(State.AllocFoldedPath, State.Pid);
+  removeTemporaryOf(State.AllocSprofPath, State.Pid);
+}
+
 /// SIGINT/SIGTERM without a flush thread, and a crash (writeAfterCrash):
 /// the interrupted code may be anywhere, inside malloc or stdio too, so the
 /// writer runs in a copy of the process (clone without CLONE_VM and
@@ -389,7 +434,7 @@ static void writeOnFlushThread(int) { writeFinalProfile(); }
 /// when the thread waiting for it dies (PR_SET_PDEATHSIG: the process was
 /// killed meanwhile). One copy per process: a second signal finds the
 /// first one's under way and returns. Async-signal-safe (clone, prctl,
-/// wait4, kill, nanosleep, removeTemporaryOf).
+/// awaitCopy, reportLostProfile).
 static void writeInCopy(int TimeoutMs = 30000) {
   static std::atomic<bool> CopyMade{false};
   if (!State.Active || getpid() != State.Pid || FinalWritten.load() ||
@@ -410,43 +455,8 @@ static void writeInCopy(int TimeoutMs = 30000) {
   }
   if (Child < 0)
     return;
-  int Status = 0;
-  bool Done = false;
-  // A copy stuck in a heap this process left halfway is killed. A
-  // deadline, not a count of pauses: on a loaded machine each pause takes
-  // several times the 100 us asked.
-  uint64_t Deadline = monotonicNs() + uint64_t(TimeoutMs) * 1000000u;
-  while (monotonicNs() < Deadline) {
-    long R = syscall(SYS_wait4, Child, &Status, __WALL | WNOHANG, nullptr);
-    if (R == Child) {
-      Done = true;
-      break;
-    }
-    if (R < 0 && errno != EINTR)
-      break;
-    struct timespec Pause = {0, 100000};
-    syscall(SYS_nanosleep, &Pause, nullptr);
-  }
-  if (!Done) {
-    syscall(SYS_kill, Child, SIGKILL);
-    syscall(SYS_wait4, Child, &Status, __WALL, nullptr);
-  }
-  if (!Done || !WIFEXITED(Status)) {
-    // "... at the signal", or after which crash; no snprintf here.
-    char Lost[96] = "spinelprof: the profile could not be written ";
-    size_t N = strlen(Lost);
-    const char *Parts[] = {CrashSignal ? "after " : "at the signal",
-                           CrashSignal ? crashSignalName(CrashSignal) : "",
-                           "\n"};
-    for (const char *Part : Parts)
-      for (size_t I = 0; Part[I] && N < sizeof(Lost); ++I)
-        Lost[N++] = Part[I];
-    (void)writeAll(2, Lost, N);
-    removeTemporaryOf(State.FoldedPath, State.Pid);
-    removeTemporaryOf(State.SprofPath, State.Pid);
-    removeTemporaryOf(State.AllocFoldedPath, State.Pid);
-    removeTemporaryOf(State.AllocSprofPath, State.Pid);
-  }
+  if (!awaitCopy(Child, TimeoutMs))
+    reportLostProfile();
   FinalWritten.store(true);
 }
 
