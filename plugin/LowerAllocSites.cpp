@@ -69,8 +69,9 @@ namespace {
 /// Lowers one module's allocation-site markers.
 class AllocSiteLowering {
 public:
-  explicit AllocSiteLowering(Module &M)
-      : M(M), Ctx(M.getContext()), Int64Ty(Type::getInt64Ty(Ctx)) {}
+  AllocSiteLowering(Module &M, const OptionValue &TLSModel)
+      : M(M), Ctx(M.getContext()), Int64Ty(Type::getInt64Ty(Ctx)),
+        TLSModel(TLSModel) {}
 
   /// Returns true when the module changed.
   bool run();
@@ -108,6 +109,7 @@ private:
   Module &M;
   LLVMContext &Ctx;
   Type *Int64Ty;
+  const OptionValue &TLSModel;
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
   DenseMap<Function *, Function *> Copies;
@@ -142,7 +144,7 @@ bool AllocSiteLowering::run() {
 
 GlobalVariable *AllocSiteLowering::countdown() {
   if (!Countdown)
-    Countdown = runtimeThreadLocal(M, CountdownSymbol, Int64Ty);
+    Countdown = runtimeThreadLocal(M, CountdownSymbol, Int64Ty, TLSModel);
   return Countdown;
 }
 
@@ -357,6 +359,6 @@ void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
 
 PreservedAnalyses LowerAllocSitesPass::run(Module &M,
                                            ModuleAnalysisManager &) {
-  return AllocSiteLowering(M).run() ? PreservedAnalyses::none()
-                                    : PreservedAnalyses::all();
+  return AllocSiteLowering(M, TLSModel).run() ? PreservedAnalyses::none()
+                                              : PreservedAnalyses::all();
 }

@@ -12,7 +12,11 @@
 #ifndef SPINELPROF_PLUGIN_LOWERALLOCSITES_H
 #define SPINELPROF_PLUGIN_LOWERALLOCSITES_H
 
+#include "PluginOptions.h"
+
 #include "llvm/IR/PassManager.h"
+
+#include <utility>
 
 namespace spinelprof {
 
@@ -21,10 +25,16 @@ namespace spinelprof {
 /// it is).
 class LowerAllocSitesPass : public llvm::PassInfoMixin<LowerAllocSitesPass> {
 public:
+  /// \p TLSModel: PluginOptions::TLSModel.
+  explicit LowerAllocSitesPass(OptionValue TLSModel = {})
+      : TLSModel(std::move(TLSModel)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
   /// Markers left in an optnone (-O0) function must be lowered too.
   static bool isRequired() { return true; }
+
+private:
+  OptionValue TLSModel;
 };
 
 } // namespace spinelprof

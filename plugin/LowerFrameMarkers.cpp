@@ -92,7 +92,7 @@ namespace {
 /// globals and the TBAA tag.
 class MarkerLowering {
 public:
-  explicit MarkerLowering(Module &M);
+  MarkerLowering(Module &M, const OptionValue &TLSModel);
 
   /// Returns true when the module changed.
   bool run(FunctionAnalysisManager &FAM);
@@ -132,6 +132,7 @@ private:
 
   Module &M;
   LLVMContext &Ctx;
+  const OptionValue &TLSModel;
   Type *Int32Ty;
   Type *Int64Ty;
   PointerType *PtrTy;
@@ -141,7 +142,8 @@ private:
   GlobalVariable *StackGlobal = nullptr;
 };
 
-MarkerLowering::MarkerLowering(Module &M) : M(M), Ctx(M.getContext()) {
+MarkerLowering::MarkerLowering(Module &M, const OptionValue &TLSModel)
+    : M(M), Ctx(M.getContext()), TLSModel(TLSModel) {
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
@@ -182,7 +184,8 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
   if (Declarations.empty())
     return false;
   if (!ByFunction.empty()) {
-    StackGlobal = runtimeThreadLocal(M, ShadowStackSymbol, ShadowStackTy);
+    StackGlobal =
+        runtimeThreadLocal(M, ShadowStackSymbol, ShadowStackTy, TLSModel);
     if (!StackGlobal)
       return false;
   }
@@ -359,6 +362,6 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
 PreservedAnalyses LowerFrameMarkersPass::run(Module &M,
                                              ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  return MarkerLowering(M).run(FAM) ? PreservedAnalyses::none()
-                                    : PreservedAnalyses::all();
+  return MarkerLowering(M, TLSModel).run(FAM) ? PreservedAnalyses::none()
+                                              : PreservedAnalyses::all();
 }

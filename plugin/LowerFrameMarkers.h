@@ -10,7 +10,11 @@
 #ifndef SPINELPROF_PLUGIN_LOWERFRAMEMARKERS_H
 #define SPINELPROF_PLUGIN_LOWERFRAMEMARKERS_H
 
+#include "PluginOptions.h"
+
 #include "llvm/IR/PassManager.h"
+
+#include <utility>
 
 namespace spinelprof {
 
@@ -22,10 +26,16 @@ namespace spinelprof {
 class LowerFrameMarkersPass
     : public llvm::PassInfoMixin<LowerFrameMarkersPass> {
 public:
+  /// \p TLSModel: PluginOptions::TLSModel.
+  explicit LowerFrameMarkersPass(OptionValue TLSModel = {})
+      : TLSModel(std::move(TLSModel)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
   /// Markers left in an optnone (-O0) function must be lowered too.
   static bool isRequired() { return true; }
+
+private:
+  OptionValue TLSModel;
 };
 
 } // namespace spinelprof

@@ -48,7 +48,7 @@ static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
   if (MarkAlloc)
     MPM.addPass(AllocSitesPass(readPluginOptions().MarkAllocSites));
   if (LowerAlloc)
-    MPM.addPass(LowerAllocSitesPass());
+    MPM.addPass(LowerAllocSitesPass(readPluginOptions().TLSModel));
   if (MarkAlloc || LowerAlloc)
     return true;
   if (Name == "spinelprof-markers") {
@@ -56,13 +56,14 @@ static bool parseModulePipelineName(StringRef Name, ModulePassManager &MPM) {
     return true;
   }
   if (Name == "spinelprof-lower-markers") {
-    MPM.addPass(LowerFrameMarkersPass());
+    MPM.addPass(LowerFrameMarkersPass(readPluginOptions().TLSModel));
     return true;
   }
   if (Name != "spinelprof")
     return false;
-  MPM.addPass(InsertFrameMarkersPass(readPluginOptions()));
-  MPM.addPass(LowerFrameMarkersPass());
+  PluginOptions Options = readPluginOptions();
+  MPM.addPass(InsertFrameMarkersPass(Options));
+  MPM.addPass(LowerFrameMarkersPass(Options.TLSModel));
   return true;
 }
 
@@ -107,8 +108,8 @@ static void registerCallbacks(PassBuilder &PB) {
         PluginOptions Options = readPluginOptions();
         if (Options.InstrumentAfterOptimization)
           MPM.addPass(InsertFrameMarkersPass(Options));
-        MPM.addPass(LowerAllocSitesPass());
-        MPM.addPass(LowerFrameMarkersPass());
+        MPM.addPass(LowerAllocSitesPass(Options.TLSModel));
+        MPM.addPass(LowerFrameMarkersPass(Options.TLSModel));
       });
 }
 

@@ -52,6 +52,12 @@ static cl::opt<std::string> ClAllocSites(
     cl::desc("0: do not mark allocation sites for allocation profiling "
              "(default 1); also SPINEL_PROFILE_ALLOC_SITES"));
 
+static cl::opt<std::string> ClTLS(
+    "spinelprof-tls",
+    cl::desc("How instrumented code reaches the runtime's thread-locals: "
+             "'auto' (local-exec from an executable's code, initial-exec "
+             "from PIC code) or 'initial-exec'; also SPINEL_PROFILE_TLS"));
+
 namespace {
 
 /// The option's value when given on the command line, else the environment
@@ -93,6 +99,7 @@ PluginOptions spinelprof::readPluginOptions() {
   Policy.HelperMinSize = ClHelperMinSize;
   Policy.CompilingRuntimeLibrary = isSetAndNotZero("SPINEL_PROFILE_RUNTIME");
   Options.Symbols = pickOption(ClSymbols, "SPINEL_PROFILE_SYMBOLS");
+  Options.TLSModel = pickOption(ClTLS, "SPINEL_PROFILE_TLS");
   // Unset marks; only "0" turns marking off.
   const char *AllocSites =
       ClAllocSites.getNumOccurrences()

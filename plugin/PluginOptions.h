@@ -13,6 +13,7 @@
 //   -spinelprof-helper-min-size (no variable)             helper frame size
 //   -spinelprof-symbols      SPINEL_PROFILE_SYMBOLS       symbol map path
 //   -spinelprof-alloc-sites  SPINEL_PROFILE_ALLOC_SITES   0: no alloc marks
+//   -spinelprof-tls          SPINEL_PROFILE_TLS           auto|initial-exec
 //   (no option)              SPINEL_PROFILE_STAGE         late: experiment
 //   (no option)              SPINEL_PROFILE_RUNTIME       runtime library
 //
@@ -60,6 +61,9 @@ struct PluginOptions {
   /// False for `-spinelprof-alloc-sites=0` or SPINEL_PROFILE_ALLOC_SITES=0:
   /// AllocSitesPass marks nothing.
   bool MarkAllocSites = true;
+  /// How code reaches the runtime's thread-locals: "" or "auto" (by the
+  /// module's PIC and PIE levels), "initial-exec" (RuntimeThreadLocals.h).
+  OptionValue TLSModel;
   /// SPINEL_PROFILE_STAGE=late: instrument at the end of the optimization
   /// pipeline (after inlining: only the functions that survive as
   /// functions get a frame) instead of at its start. An experiment measured

@@ -31,11 +31,15 @@
  * linker provides __start_/__stop_ bounds). */
 #define SPINELPROF_DESCRIPTOR_SECTION "spinelprof_frames"
 
-/* The thread-local shadow stack symbol (initial-exec TLS). */
+/* The thread-local shadow stack symbol, defined by the runtime, which is
+ * linked into the executable. The plugin reaches it local-exec from code
+ * compiled for an executable (PIE or not PIC), initial-exec from PIC code
+ * (a shared library's); the declarations below are initial-exec, which
+ * serves both. */
 #define SPINELPROF_STACK_SYMBOL "__spinelprof_stack"
 
-/* The thread-local allocation countdown (int64_t, initial-exec TLS, zero
- * initialised): bytes left before the thread's next allocation sample.
+/* The thread-local allocation countdown (int64_t, zero initialised, TLS
+ * reached as the shadow stack is): bytes left before the thread's next allocation sample.
  * Instrumented code does, before each allocation it marks (at the call,
  * or at the entry of a copy or wrapper of the allocator that the call goes
  * to, with the caller's frames still the stack's top):

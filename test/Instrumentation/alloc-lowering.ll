@@ -25,7 +25,7 @@
 ; passes an argument in memory (byval, sret, ...). A wrapper keeps its
 ; callee's parameter and result attributes.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-alloc -S < %S/Inputs/alloc-in-place.ll | FileCheck %s --check-prefix=IN-PLACE
-; IN-PLACE: @__spinelprof_alloc_countdown = external thread_local(initialexec) global i64, align 8
+; IN-PLACE: @__spinelprof_alloc_countdown = external thread_local(localexec) global i64, align 8
 ; IN-PLACE-LABEL: define ptr @sp_Foo_new(
 ; IN-PLACE-NEXT: [[A:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_alloc_countdown)
 ; IN-PLACE-NEXT: [[C:%.*]] = load i64, ptr [[A]], align 8

@@ -20,7 +20,7 @@ $sp_Foo_bar = comdat any
 ; CHECK: @__spinelprof_desc.sp_Foo_bar = private constant { i32, i32, i32, i32, ptr, ptr, ptr } { i32 1, i32 0, i32 0, i32 0, ptr @[[FOONAME]], ptr @[[FOOCNAME]], ptr @[[FILE]] }, section "spinelprof_frames", comdat($sp_Foo_bar), align 8
 ; CHECK: @llvm.compiler.used = appending global [3 x ptr] [ptr @existing, ptr @__spinelprof_desc.main, ptr @__spinelprof_desc.sp_Foo_bar], section "llvm.metadata"
 ; The lowering declares the stack after the descriptors.
-; CHECK: @__spinelprof_stack = external thread_local(initialexec) global { i32, i32, [4112 x ptr] }, align 8
+; CHECK: @__spinelprof_stack = external thread_local(localexec) global { i32, i32, [4112 x ptr] }, align 8
 
 @existing = internal global i32 0
 @llvm.compiler.used = appending global [1 x ptr] [ptr @existing], section "llvm.metadata"

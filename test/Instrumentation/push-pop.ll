@@ -9,7 +9,7 @@
 ; policy-pc-named-leaf.ll; here they stand for any pushed frame.)
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s
 
-; CHECK: @__spinelprof_stack = external thread_local(initialexec) global { i32, i32, [4112 x ptr] }, align 8
+; CHECK: @__spinelprof_stack = external thread_local(localexec) global { i32, i32, [4112 x ptr] }, align 8
 ; CHECK-NOT: __spinelprof_stack_offset
 
 define i32 @two_rets(i32 %x) {

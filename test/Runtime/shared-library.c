@@ -1,20 +1,24 @@
-// Instrumented code in a shared library and in the executable push onto
-// one stack, the executable's (both reach it initial-exec:
-// plugin/RuntimeThreadLocals.h): the library's methods show under the
-// executable's caller, in order. Reached local-exec, the library would not
-// link.
+// Instrumented code in a shared library (compiled -fPIC, so it reaches the
+// executable's shadow stack initial-exec) and in the executable (PIE, so
+// local-exec: plugin/RuntimeThreadLocals.h) push onto one stack: the
+// library's methods show under the executable's caller, in order. Built
+// local-exec, the library would not link.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang_prof -O2 -fPIC -shared -DLIBRARY %s -o %t/libwork.so
 // RUN: %clang_prof -O2 -fPIE -pie %s %rtlib %t/libwork.so -Wl,-rpath,%t -o %t/app
 // RUN: env SPINEL_PROFILE=%t/lib.folded %t/app | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_stacks.py %t/lib.folded --rules %s
-// Without -fPIC clang compiles the library's code PIE; its TLS links all
-// the same.
+// Without -fPIC clang compiles the library's code PIE: `spinel-prof cc
+// -shared` tells the plugin initial-exec, so its TLS still links.
 // RUN: mkdir %t/pie && %spinel-prof cc -O2 -shared -DLIBRARY %s -o %t/pie/libwork.so
 // RUN: %clang_prof -O2 %s %rtlib %t/pie/libwork.so -Wl,-rpath,%t/pie -o %t/pie/app
 // RUN: env SPINEL_PROFILE=%t/pie/lib.folded %t/pie/app | FileCheck %s --check-prefix=OUT
 // RUN: %python %inputs/check_stacks.py %t/pie/lib.folded --rules %s
+// A bad choice is the compiler's error, naming the variable.
+// RUN: not env SPINEL_PROFILE_TLS=global-dynamic %clang_prof -O2 -c %s -o %t/bad.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BAD
+// BAD: spinelprof: bad TLS model 'global-dynamic' in SPINEL_PROFILE_TLS: want auto or initial-exec
 //
 // OUT: result 2
 // STACKS-ROOT: <main>

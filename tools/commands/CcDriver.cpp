@@ -168,8 +168,10 @@ CompilerJob classifyCompilerArgs(const std::vector<std::string> &Args) {
       NoCodegen = true;
     else if (Arg == "-c" || Arg == "-S")
       NoLink = true;
-    else if (Arg == "-shared" || Arg == "-r")
+    else if (Arg == "-shared" || Arg == "-r") {
       NotExecutable = true;
+      Job.SharedObject = Job.SharedObject || Arg == "-shared";
+    }
     else if (isDebugLevelOption(Arg))
       Job.HasDebugLevel = true;
   }
@@ -198,6 +200,12 @@ CompilerCommand buildCompilerCommand(const CcOptions &Options, const InstallLayo
     Command.Environment.emplace_back("SPINEL_PROFILE_EXCLUDE", *Options.Exclude);
   if (Options.AllFrames)
     Command.Environment.emplace_back("SPINEL_PROFILE_FRAMES", "all");
+  // A shared library's code reaches the executable's shadow stack
+  // initial-exec: clang compiles it PIE unless told -fPIC, and the plugin
+  // would reach it local-exec from PIE code, which links into no library
+  // (plugin/RuntimeThreadLocals.h).
+  if (Job.Compiles && Job.SharedObject)
+    Command.Environment.emplace_back("SPINEL_PROFILE_TLS", "initial-exec");
 
   if (Job.Compiles) {
     requireFile(Layout.PluginPath, "compiler plugin", Layout);

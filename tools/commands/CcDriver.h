@@ -41,6 +41,7 @@ struct CompilerJob {
   bool Compiles = false;       ///< Generates code from C, C++, ObjC or IR.
   bool Links = false;          ///< Produces an executable.
   bool HasDebugLevel = false;  ///< The user chose a -g level themselves.
+  bool SharedObject = false;   ///< -shared: its code goes into a library.
 };
 
 /// Classifies clang arguments. -E, -M, -MM and -fsyntax-only generate no

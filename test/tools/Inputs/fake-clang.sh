@@ -5,6 +5,9 @@
 echo "SYMBOLS=${SPINEL_PROFILE_SYMBOLS-<unset>}"
 echo "INCLUDE=${SPINEL_PROFILE_INCLUDE-<unset>}"
 echo "EXCLUDE=${SPINEL_PROFILE_EXCLUDE-<unset>}"
+if [ -n "${SPINEL_PROFILE_TLS+set}" ]; then
+  echo "TLS=$SPINEL_PROFILE_TLS"
+fi
 for Arg in "$@"; do
   echo "ARG: $Arg"
 done
