@@ -125,11 +125,17 @@ def print_targets(runs, names, est, label, default, off='off', ongp='ongp',
     return lines
 
 
+def distinct_placements(placements):
+    """The distinct code shifts of the rounds' placements, smallest first
+    (None, one placement with nothing linked before the program, first)."""
+    return sorted(set(placements), key=lambda x: -1 if x is None else x)
+
+
 def print_placements(runs, names, variants, placements, label):
     """Each variant / plain per benchmark at each code placement (the
     rounds run at it), when there were several: how far where the code
     falls moves a ratio, which the table over all rounds averages."""
-    shifts = sorted(set(placements), key=lambda x: -1 if x is None else x)
+    shifts = distinct_placements(placements)
     if len(shifts) < 2:
         return
     for v in variants:

@@ -845,7 +845,7 @@ class Bench:
                   GPERFTOOLS_HZ, self.clang, self.build,
                   '; base: of %s' % os.path.dirname(os.path.dirname(self.baseline_tool))
                   if self.baseline_tool else '', rounds))
-        shifts = sorted(set(placements), key=lambda x: -1 if x is None else x)
+        shifts = paired.distinct_placements(placements)
         if len(shifts) > 1:
             print('\nEach build is linked at %d code placements, its code moved by %s bytes '
                   '(`--placements`); round r runs placement r mod %d, every variant at the same.' % (
