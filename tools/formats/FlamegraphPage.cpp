@@ -259,21 +259,16 @@ using ThreadIndexMap = std::map<std::pair<uint32_t, int64_t>, size_t>;
 // Index.
 Json threadsJson(const Profile &P, ThreadIndexMap &Index) {
   Json Threads = Json::array();
-  auto AddThread = [&](uint32_t Run, int64_t Tid, const std::string &Name) {
-    if (!Index.emplace(std::make_pair(Run, Tid), Threads.size()).second)
-      return;
-    Json T = {{"tid", Tid}, {"name", Name}};
+  ThreadListing Listing;
+  Listing.UnknownSamples = false;
+  Listing.Timelines = true;
+  for (const ThreadInfo &T : listThreads(P, Listing)) {
+    Index.emplace(std::make_pair(T.Run, T.Tid), Threads.size());
+    Json J = {{"tid", T.Tid}, {"name", T.Name}};
     if (!P.Runs.empty())
-      T["run"] = Run + 1;
-    Threads.push_back(std::move(T));
-  };
-  for (const ThreadInfo &T : P.Threads)
-    AddThread(T.Run, T.Tid, T.Name);
-  for (const Sample &S : P.Samples)
-    if (S.Thread != UnknownThread)
-      AddThread(S.Run, S.Thread, "");
-  for (const ThreadTimeline &TL : P.Timelines)
-    AddThread(TL.Run, TL.Tid, "");
+      J["run"] = T.Run + 1;
+    Threads.push_back(std::move(J));
+  }
   return Threads;
 }
 

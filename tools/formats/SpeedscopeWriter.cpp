@@ -93,23 +93,6 @@ Json framesJson(const Profile &P) {
 // A thread, keyed by run and tid.
 using ThreadKey = std::pair<uint32_t, int64_t>;
 
-// The threads in the profile's order, then any thread only samples
-// mention, each with its name ("" if none).
-std::vector<std::pair<ThreadKey, std::string>> threadsInOrder(const Profile &P) {
-  std::map<ThreadKey, std::string> Names;
-  std::vector<ThreadKey> Order;
-  for (const ThreadInfo &T : P.Threads)
-    if (Names.emplace(ThreadKey{T.Run, T.Tid}, T.Name).second)
-      Order.push_back({T.Run, T.Tid});
-  for (const Sample &S : P.Samples)
-    if (Names.emplace(ThreadKey{S.Run, S.Thread}, "").second)
-      Order.push_back({S.Run, S.Thread});
-  std::vector<std::pair<ThreadKey, std::string>> Threads;
-  for (const ThreadKey &K : Order)
-    Threads.push_back({K, Names[K]});
-  return Threads;
-}
-
 // One thread's sampled profile, named for it: its timeline where it has
 // one, else its samples aggregated; null when it has no sample.
 Json threadProfile(const Profile &P, const ThreadKey &K, const std::string &ThreadName,
@@ -148,9 +131,10 @@ std::string renderSpeedscope(const Profile &P, const std::string &Exporter) {
   for (const ThreadTimeline &T : P.Timelines)
     Timelines[{T.Run, T.Tid}] = &T;
   Json Profiles = Json::array();
-  for (const auto &[K, Name] : threadsInOrder(P)) {
+  for (const ThreadInfo &T : listThreads(P, {})) {
+    ThreadKey K{T.Run, T.Tid};
     auto It = Timelines.find(K);
-    Json Prof = threadProfile(P, K, Name, It == Timelines.end() ? nullptr : It->second, Weighted);
+    Json Prof = threadProfile(P, K, T.Name, It == Timelines.end() ? nullptr : It->second, Weighted);
     if (!Prof.is_null())
       Profiles.push_back(std::move(Prof));
   }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace spinelprof {
 
 namespace {
@@ -52,6 +54,24 @@ Profile headerOf(const Profile &P) {
   Out.Threads = P.Threads;
   Out.Range = P.Range;
   return Out;
+}
+
+std::vector<ThreadInfo> listThreads(const Profile &P, ThreadListing L) {
+  std::vector<ThreadInfo> Threads;
+  std::set<std::pair<uint32_t, int64_t>> Seen;
+  auto Add = [&](uint32_t Run, int64_t Tid, const std::string &Name) {
+    if (Seen.insert({Run, Tid}).second)
+      Threads.push_back({Run, Tid, Name});
+  };
+  for (const ThreadInfo &T : P.Threads)
+    Add(T.Run, T.Tid, T.Name);
+  for (const Sample &S : P.Samples)
+    if (L.UnknownSamples || S.Thread != UnknownThread)
+      Add(S.Run, S.Thread, "");
+  if (L.Timelines)
+    for (const ThreadTimeline &T : P.Timelines)
+      Add(T.Run, T.Tid, "");
+  return Threads;
 }
 
 std::string threadLabel(const Profile &P, uint32_t Run, int64_t Tid) {

@@ -179,6 +179,19 @@ struct Profile {
 /// place that knows what a header is, so no transform drops a field).
 Profile headerOf(const Profile &P);
 
+/// Which threads listThreads adds to the profile's own.
+struct ThreadListing {
+  /// Samples of no thread (UnknownThread: a folded file's).
+  bool UnknownSamples = true;
+  /// A (run, tid) that only a timeline names.
+  bool Timelines = false;
+};
+
+/// The threads a writer lists: the profile's, in its order, then, once
+/// each, any (run, tid) that only samples name, then (if \p L says so) any
+/// that only timelines name; those without a ThreadInfo are named "".
+std::vector<ThreadInfo> listThreads(const Profile &P, ThreadListing L);
+
 /// How messages and reports name thread Tid of run Run: "5448", or, in a
 /// profile of several runs, "2:5448" (runs counted from 1).
 std::string threadLabel(const Profile &P, uint32_t Run, int64_t Tid);

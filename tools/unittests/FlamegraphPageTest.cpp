@@ -5,7 +5,8 @@
 // per sample the class of its leaf frame. These build profiles in memory, so they check the page's
 // data whatever reads .sprof files: the events decode back to the profile's
 // (times in microseconds, samples, counts), out-of-order events are sorted,
-// and a profile or a diff page without a timeline carries none. GoogleTest.
+// and a profile or a diff page without a timeline carries none; every
+// thread is listed once. GoogleTest.
 //
 //===----------------------------------------------------------------------===//
 #include "FlamegraphPage.h"
@@ -154,6 +155,25 @@ TEST(FlamegraphPageTimeline, EventsOfDroppedSamplesAreLeftOut) {
   P.Timelines[0].Events.push_back({2950000000, 1, 0, 0, 99});
   Json D = pageData(renderFlamegraphPage(P, {}));
   EXPECT_EQ(D["timeline"]["threads"][0]["events"], 5);
+}
+
+// The page lists the profile's threads, then tids only samples name (not
+// a folded file's samples of no thread), then tids only a timeline names,
+// each once (listThreads).
+TEST(FlamegraphPageTimeline, ListsEveryThreadOnce) {
+  Profile P = twoThreadProfile();
+  P.Threads.pop_back(); // 11 is then named by its samples and timeline only
+  P.Samples.push_back({0, UnknownThread, {0}, 1, 1000000, {}});
+  ThreadTimeline Lone;
+  Lone.Tid = 12;
+  P.Timelines.push_back(Lone);
+  Json Threads = pageData(renderFlamegraphPage(P, {}))["threads"];
+  ASSERT_EQ(Threads.size(), 3u);
+  EXPECT_EQ(Threads[0]["tid"], 10);
+  EXPECT_EQ(Threads[0]["name"], "main");
+  EXPECT_EQ(Threads[1]["tid"], 11);
+  EXPECT_EQ(Threads[1]["name"], "");
+  EXPECT_EQ(Threads[2]["tid"], 12);
 }
 
 TEST(FlamegraphPageTimeline, NoneWithoutATimeline) {
