@@ -15,6 +15,8 @@
 //                    (uses of the marker's result: %d)
 //   pop(%d):         store volatile %d, depth
 //                    (in a large function: store volatile (load depth) - 1)
+//                    (nothing where the next marker stores the depth
+//                    within two instructions: SupersededPops.h)
 //   repush(@desc, %d): the push's two stores
 //
 // A push nested k levels inside another frame of the same function (an
@@ -59,6 +61,7 @@
 #include "FrameMarkers.h"
 #include "RuntimeThreadLocals.h"
 #include "StaticDepths.h"
+#include "SupersededPops.h"
 
 #include "spinelprof/abi.h"
 
@@ -110,10 +113,10 @@ private:
   };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
-  /// Lowers \p Pushes, found in \p Blocks (reverse post-order, so each
-  /// push follows its dominators).
-  DenseMap<CallBase *, LoweredPush> lowerPushes(ArrayRef<BasicBlock *> Blocks,
-                                                ArrayRef<CallBase *> Pushes,
+  /// Lowers \p Pushes, in an order where each follows its dominators;
+  /// \p Static tells which stand on another.
+  DenseMap<CallBase *, LoweredPush> lowerPushes(ArrayRef<CallBase *> Pushes,
+                                                const StaticDepths &Static,
                                                 Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
   LoweredPush lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
@@ -279,11 +282,10 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
 }
 
 DenseMap<CallBase *, MarkerLowering::LoweredPush>
-MarkerLowering::lowerPushes(ArrayRef<BasicBlock *> Blocks,
-                            ArrayRef<CallBase *> Pushes, Value *Stack) {
+MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
+                            const StaticDepths &Static, Value *Stack) {
   // A push nested in another of this function's frames stands at that
-  // frame's slot + its level: no load, no clamp (StaticDepths).
-  StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
+  // frame's slot + its level: no load, no clamp.
   DenseMap<CallBase *, LoweredPush> Lowered;
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
@@ -331,17 +333,26 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (std::optional<FrameMarker> Kind = frameMarkerOf(*Call))
           (*Kind == FrameMarker::Push ? Pushes : Others).push_back(Call);
+  StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
+  bool Large = Pushes.size() > LargeFunctionPushes;
+  SmallPtrSet<CallBase *, 8> Superseded;
+  if (!Large)
+    Superseded = supersededPops(Others, Static);
   DenseMap<CallBase *, LoweredPush> Lowered =
-      lowerPushes(Blocks, Pushes, Stack);
+      lowerPushes(Pushes, Static, Stack);
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
     bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
+    if (Superseded.contains(Call)) {
+      Call->eraseFromParent();
+      continue;
+    }
     Value *Depth = Call->getArgOperand(IsPop ? 0 : 1);
     auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
                                    : Lowered.end();
     if (It != Lowered.end())
       Depth = It->second.Depth;
-    if (IsPop && Pushes.size() > LargeFunctionPushes)
+    if (IsPop && Large)
       storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
                    Align(4));
     else if (IsPop)

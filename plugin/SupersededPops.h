@@ -1,0 +1,58 @@
+//===- SupersededPops.h - Pops whose store the next marker replaces -------===//
+//
+// A pop stores its push's depth. Where the next thing that touches the
+// depth after the pop (in its block, or past unconditional branches) is
+// another marker's store of it, the pop's store is dead to the program
+// and nearly so to the sampler: a sample between the two sees the popped
+// frame still open, for at most MaxWorkBetween instructions of the
+// caller's. The pop is dropped. An inlined method's pop right before its
+// caller's pop (`return Node.new(...)`) or before its next sibling's push
+// (`a.x + a.y`) is the common case: of the instructions frames add,
+// -5.7 % on bm_binary_trees and bm_ao_render, -2.6 to -5.2 % on four more
+// of Spinel's benchmarks (bench/overhead/results/2026-11-29-superseded-pops.md).
+//
+// The next store may be a pop's (one store of a lower depth), or a
+// push's or re-push's that stores without loading in the popped frame's
+// own slot. A push stores its slot, then the depth; in between the depth
+// is still the dropped pop's, so a push in a lower slot (reached past
+// another dropped pop: `sp_gc_alloc_nogc`'s pop, `sp_gc_alloc`'s, then
+// `Node#initialize`'s push) would show its frame under the popped one, a
+// stack no path has. Pops that go are looked past, within the same
+// MaxWorkBetween from the first.
+//
+// Not dropped: a pop before any other call (the callee may push, load the
+// depth or be sampled), before a push that loads the depth or stores in
+// another slot, at a conditional branch, a return or any other
+// terminator, or after more instructions than MaxWorkBetween (so the
+// popped frame is not charged for its caller's work). Large functions'
+// pops (they count down) are not asked about.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPINELPROF_PLUGIN_SUPERSEDEDPOPS_H
+#define SPINELPROF_PLUGIN_SUPERSEDEDPOPS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace llvm {
+class CallBase;
+} // namespace llvm
+
+namespace spinelprof {
+
+class StaticDepths;
+
+/// Instructions of the program's own a dropped pop may leave between it and
+/// the marker that stores the depth next. Unconditional branches count.
+constexpr unsigned MaxWorkBetween = 2;
+
+/// The pops among \p Markers (markers of one function, before lowering)
+/// whose depth store the next marker's replaces; \p Static tells which
+/// pushes store without loading.
+llvm::SmallPtrSet<llvm::CallBase *, 8>
+supersededPops(llvm::ArrayRef<llvm::CallBase *> Markers,
+               const StaticDepths &Static);
+
+} // namespace spinelprof
+
+#endif // SPINELPROF_PLUGIN_SUPERSEDEDPOPS_H
