@@ -113,9 +113,10 @@ struct spinelprof_frame_descriptor {
  * except past the capacity, where both are sink slots.
  * Pop (before every return): depth = d (the value saved at entry), so a frame
  * abandoned by longjmp heals at the caller's next return. An inlined
- * callee's pop is left out where the next marker stores the depth, with no
- * call and at most two instructions between (plugin/SupersededPops.h): a
- * sample there sees that frame open a little longer. In a function of
+ * callee's pop is left out where the next marker stores the depth (a pop,
+ * or a push in the popped frame's own slot), with no call and at most two
+ * instructions between (plugin/SupersededPops.h): a sample there sees that
+ * frame open a little longer. In a function of
  * more than 64 pushes (its own and inlined callees'; plugin/StaticDepths.h)
  * a pop is depth = depth - 1 and a nested push stands only on a frame pushed
  * or popped in its own basic block: saved depths live across all of such a
