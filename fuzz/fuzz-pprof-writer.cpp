@@ -93,122 +93,137 @@ std::string gunzip(const std::string &In) {
   return Out;
 }
 
-void checkProfileMessage(std::string_view Message) {
+/// Calls OnField(number, wire type, varint, bytes) for each field of a message.
+template <typename Fn> void eachField(std::string_view Message, Fn &&OnField) {
+  WireReader R(Message);
+  while (!R.done()) {
+    uint32_t F, W;
+    uint64_t V = 0;
+    std::string_view B;
+    R.next(F, W, V, B);
+    OnField(F, W, V, B);
+  }
+}
+
+void expectVarint(uint32_t Wire) { check(Wire == 0, "pprof: expected a varint"); }
+void expectBytes(uint32_t Wire) { check(Wire == 2, "pprof: expected bytes"); }
+
+/// What a Profile message declares (strings, location and function ids,
+/// sample types) and what its fields refer to, checked against each other.
+struct ProfileRefs {
   std::vector<std::string> Strings;
   std::vector<uint64_t> StringRefs;
   std::set<uint64_t> LocationIds, FunctionIds, SampleLocations, LineFunctions;
   size_t SampleTypes = 0;
   std::vector<size_t> ValueCounts;
 
-  auto sub = [](std::string_view Bytes, auto &&OnField) {
-    WireReader R(Bytes);
-    while (!R.done()) {
-      uint32_t F, W;
-      uint64_t V = 0;
-      std::string_view B;
-      R.next(F, W, V, B);
-      OnField(F, W, V, B);
-    }
-  };
-  auto varintField = [](uint32_t W) { check(W == 0, "pprof: expected a varint"); };
-  auto bytesField = [](uint32_t W) { check(W == 2, "pprof: expected bytes"); };
+  void readValueType(std::string_view B) {
+    eachField(B, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view) {
+      expectVarint(W);
+      check(F == 1 || F == 2, "pprof: unknown ValueType field");
+      StringRefs.push_back(V);
+    });
+  }
 
-  sub(Message, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view B) {
+  void readSample(std::string_view B) {
+    size_t Values = 0;
+    eachField(B, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view B2) {
+      if (F == 1) {
+        for (uint64_t Id : packed(W, V, B2))
+          SampleLocations.insert(Id);
+      } else if (F == 2) {
+        Values += packed(W, V, B2).size();
+      } else if (F == 3) { // label
+        expectBytes(W);
+        eachField(B2, [&](uint32_t F3, uint32_t W3, uint64_t V3, std::string_view) {
+          expectVarint(W3);
+          if (F3 == 1 || F3 == 2)
+            StringRefs.push_back(V3);
+        });
+      } else {
+        fail("pprof: unknown Sample field");
+      }
+    });
+    ValueCounts.push_back(Values);
+  }
+
+  void readLocation(std::string_view B) {
+    eachField(B, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view B2) {
+      if (F == 1) {
+        expectVarint(W);
+        check(V != 0, "pprof: location id 0");
+        check(LocationIds.insert(V).second, "pprof: duplicate location id");
+      } else if (F == 4) { // line
+        expectBytes(W);
+        eachField(B2, [&](uint32_t F3, uint32_t W3, uint64_t V3, std::string_view) {
+          expectVarint(W3);
+          if (F3 == 1)
+            LineFunctions.insert(V3);
+        });
+      } else {
+        fail("pprof: unknown Location field");
+      }
+    });
+  }
+
+  void readFunction(std::string_view B) {
+    eachField(B, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view) {
+      expectVarint(W);
+      if (F == 1) {
+        check(V != 0, "pprof: function id 0");
+        check(FunctionIds.insert(V).second, "pprof: duplicate function id");
+      } else if (F >= 2 && F <= 4) {
+        StringRefs.push_back(V);
+      } else {
+        check(F == 5, "pprof: unknown Function field");
+      }
+    });
+  }
+
+  /// One field of the Profile message itself.
+  void readField(uint32_t F, uint32_t W, uint64_t V, std::string_view B) {
     switch (F) {
-    case 1: // sample_type: ValueType
+    case 1: // sample_type
+      ++SampleTypes;
+      [[fallthrough]];
     case 11: // period_type
-      bytesField(W);
-      if (F == 1)
-        ++SampleTypes;
-      sub(B, [&](uint32_t F2, uint32_t W2, uint64_t V2, std::string_view) {
-        varintField(W2);
-        check(F2 == 1 || F2 == 2, "pprof: unknown ValueType field");
-        StringRefs.push_back(V2);
-      });
+      expectBytes(W);
+      readValueType(B);
       break;
-    case 2: { // sample
-      bytesField(W);
-      size_t Values = 0;
-      sub(B, [&](uint32_t F2, uint32_t W2, uint64_t V2, std::string_view B2) {
-        if (F2 == 1) {
-          for (uint64_t Id : packed(W2, V2, B2))
-            SampleLocations.insert(Id);
-        } else if (F2 == 2) {
-          Values += packed(W2, V2, B2).size();
-        } else if (F2 == 3) { // label
-          bytesField(W2);
-          sub(B2, [&](uint32_t F3, uint32_t W3, uint64_t V3, std::string_view) {
-            varintField(W3);
-            if (F3 == 1 || F3 == 2)
-              StringRefs.push_back(V3);
-          });
-        } else {
-          fail("pprof: unknown Sample field");
-        }
-      });
-      ValueCounts.push_back(Values);
-      break;
-    }
-    case 4: // location
-      bytesField(W);
-      sub(B, [&](uint32_t F2, uint32_t W2, uint64_t V2, std::string_view B2) {
-        if (F2 == 1) {
-          varintField(W2);
-          check(V2 != 0, "pprof: location id 0");
-          check(LocationIds.insert(V2).second, "pprof: duplicate location id");
-        } else if (F2 == 4) {
-          bytesField(W2);
-          sub(B2, [&](uint32_t F3, uint32_t W3, uint64_t V3, std::string_view) {
-            varintField(W3);
-            if (F3 == 1)
-              LineFunctions.insert(V3);
-          });
-        } else {
-          fail("pprof: unknown Location field");
-        }
-      });
-      break;
-    case 5: // function
-      bytesField(W);
-      sub(B, [&](uint32_t F2, uint32_t W2, uint64_t V2, std::string_view) {
-        varintField(W2);
-        if (F2 == 1) {
-          check(V2 != 0, "pprof: function id 0");
-          check(FunctionIds.insert(V2).second, "pprof: duplicate function id");
-        } else if (F2 >= 2 && F2 <= 4) {
-          StringRefs.push_back(V2);
-        } else {
-          check(F2 == 5, "pprof: unknown Function field");
-        }
-      });
-      break;
-    case 6:
-      bytesField(W);
-      Strings.emplace_back(B);
-      break;
+    case 2: expectBytes(W); readSample(B); break;
+    case 4: expectBytes(W); readLocation(B); break;
+    case 5: expectBytes(W); readFunction(B); break;
+    case 6: expectBytes(W); Strings.emplace_back(B); break;
     case 13: // comment
     case 14: // default_sample_type
-      varintField(W);
+      expectVarint(W);
       StringRefs.push_back(V);
       break;
-    case 9: case 10: case 12:
-      varintField(W);
-      break;
-    default:
-      fail("pprof: a Profile field the writer never writes");
+    case 9: case 10: case 12: expectVarint(W); break;
+    default: fail("pprof: a Profile field the writer never writes");
     }
-  });
+  }
 
-  check(!Strings.empty() && Strings[0].empty(), "pprof: string_table[0] is not \"\"");
-  for (uint64_t S : StringRefs)
-    check(S < Strings.size(), "pprof: string index outside string_table");
-  for (uint64_t L : SampleLocations)
-    check(LocationIds.count(L), "pprof: sample names a missing location");
-  for (uint64_t F : LineFunctions)
-    check(FunctionIds.count(F), "pprof: line names a missing function");
-  check(SampleTypes >= 1, "pprof: no sample_type");
-  for (size_t N : ValueCounts)
-    check(N == SampleTypes, "pprof: sample value count differs from sample_type count");
+  void checkReferences() const {
+    check(!Strings.empty() && Strings[0].empty(), "pprof: string_table[0] is not \"\"");
+    for (uint64_t S : StringRefs)
+      check(S < Strings.size(), "pprof: string index outside string_table");
+    for (uint64_t L : SampleLocations)
+      check(LocationIds.count(L), "pprof: sample names a missing location");
+    for (uint64_t F : LineFunctions)
+      check(FunctionIds.count(F), "pprof: line names a missing function");
+    check(SampleTypes >= 1, "pprof: no sample_type");
+    for (size_t N : ValueCounts)
+      check(N == SampleTypes, "pprof: sample value count differs from sample_type count");
+  }
+};
+
+void checkProfileMessage(std::string_view Message) {
+  ProfileRefs Refs;
+  eachField(Message, [&](uint32_t F, uint32_t W, uint64_t V, std::string_view B) {
+    Refs.readField(F, W, V, B);
+  });
+  Refs.checkReferences();
 }
 
 } // namespace
