@@ -22,6 +22,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 
 # Issue 17's targets, wall time, ratio to plain, at the default rate.
 OFF_GEOMEAN = 1.02
@@ -169,16 +170,23 @@ def load(path):
 
 
 def pool(paths):
-    """The rounds of several runs of the same benchmarks, variants and
-    placements, one after another: more rounds, a smaller error."""
+    """The rounds of several runs of the same benchmarks and placements,
+    one after another: more rounds, a smaller error. Variants that not
+    every run has (a --baseline run's base-*) are left out, saying so."""
     runs, names, placements = load(paths[0])
     for path in paths[1:]:
         more, more_names, more_placements = load(path)
-        if more_names != names or set(more) != set(runs) or set(more_placements) != set(placements):
-            raise SystemExit('paired.py: %s: not the benchmarks, variants and placements of %s: '
+        if more_names != names or set(more_placements) != set(placements):
+            raise SystemExit('paired.py: %s: not the benchmarks and placements of %s: '
                              'only runs of the same ones pool' % (path, paths[0]))
-        for key, rs in more.items():
-            runs[key] = runs[key] + rs
+        shared = set(runs) & set(more)
+        left_out = sorted({v for _, v in set(runs) ^ set(more)})
+        if not any(v == 'plain' for _, v in shared):
+            raise SystemExit('paired.py: %s and %s share no plain runs' % (paths[0], path))
+        if left_out:
+            print('paired.py: variants not in every run, left out: %s' % ', '.join(left_out),
+                  file=sys.stderr)
+        runs = {key: runs[key] + more[key] for key in shared}
         placements = placements + more_placements
     return runs, names, placements
 
