@@ -17,8 +17,17 @@
 // - A marked call of an allocator defined in this module (Spinel's
 //   sp_gc_alloc, sp_gc_alloc_nogc): to a copy of the allocator,
 //   `ALLOCATOR.spinelprof_site`, that takes the type descriptor as one
-//   more argument and counts its own size argument down at its entry,
-//   before its own frame's push. One more argument at the call.
+//   more argument and counts its own size argument down at its entry.
+//   One more argument at the call. A caller with few pushes (at most
+//   SmallCallerPushes: a recursive tree builder, a constructor) calls
+//   `ALLOCATOR.spinelprof_site_frameless` instead, a copy without the
+//   allocator's frame, and pushes that frame itself: before the call and
+//   popped after, as frame markers that LowerFrameMarkersPass stores
+//   inside the caller's frame without loading the depth (StaticDepths.h),
+//   where the copy would load it, clamp it and hold it across its own
+//   calls (bm_gcbench: 12 instructions per allocation -> 8). Around its
+//   call of the runtime that copy takes the frame off the stack and puts
+//   it back.
 // - A call of a function declared here (malloc, calloc, realloc; the
 //   malloc of an inlined sp_str_alloc): to a wrapper,
 //   `FUNCTION.spinelprof_site(args..., size, type)`, that counts down and
@@ -30,7 +39,8 @@
 // So the countdown's blocks are compiled once per allocator and module,
 // not once per inlined constructor: the code generator's work on them was
 // half of the plugin's compile time. The stack and the size the runtime
-// sees are the same: the caller's frames, the marker's size.
+// sees are the same: the caller's frames, the marker's size; and a sample
+// in the copy reads the allocator's frame, pushed by its caller.
 //
 // Four instructions and a rarely taken branch on the hot path; the runtime
 // keeps the countdown at INT64_MAX while allocation profiling is off.
@@ -41,6 +51,7 @@
 
 #include "LowerAllocSites.h"
 
+#include "AbiLayout.h"
 #include "AllocSites.h"
 #include "FrameMarkers.h"
 #include "RuntimeThreadLocals.h"
@@ -48,8 +59,10 @@
 #include "spinelprof/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -59,6 +72,16 @@
 
 using namespace llvm;
 using namespace spinelprof;
+
+/// A function with at most this many frame pushes (its own and inlined
+/// callees') pushes the allocator's frame at its calls of the allocator.
+/// Larger ones call a copy that pushes its own: there the depths held
+/// across the call cost more registers than the push saves (Spinel's ten
+/// under callgrind, clang 19: pushing at every call made `main`'s loops in
+/// bm_huffman +4.0 M instructions and bm_nbody +1.0 M, and clang +1.4 %
+/// on gen_large.py; at this bound both are as before, and bm_gcbench's
+/// -57 M and bm_binary_trees' -14.5 M stay).
+constexpr unsigned SmallCallerPushes = 8;
 
 // Mirrored from include/spinelprof/abi.h.
 static const char CountdownSymbol[] = SPINELPROF_ALLOC_COUNTDOWN_SYMBOL;
@@ -88,21 +111,34 @@ private:
   /// false when its callee is defined here.
   bool redirectToWrapper(CallBase &Marker, CallInst &Call);
   /// Replaces \p Call with a call of \p Callee with \p Extra appended to
-  /// its arguments, then erases \p Marker.
-  void replaceCall(CallBase &Marker, CallInst &Call, Function *Callee,
-                   ArrayRef<Value *> Extra);
+  /// its arguments, then erases \p Marker; returns the new call.
+  CallInst *replaceCall(CallBase &Marker, CallInst &Call, Function *Callee,
+                        ArrayRef<Value *> Extra);
+  /// The frame markers of \p Desc's push and pop around \p Call.
+  void pushAround(CallInst &Call, Constant *Desc);
+  /// Around \p Sample, in a copy whose frame its caller pushed: that frame
+  /// off the stack, so the runtime sees the caller's frames.
+  void outsideCallersPush(CallInst &Sample);
   /// The copy of \p Allocator that counts its argument \p SizeArg down at
-  /// its entry, for the type descriptor it takes as a last argument.
-  Function *countingCopy(Function &Allocator, unsigned SizeArg);
+  /// its entry, for the type descriptor it takes as a last argument. With
+  /// \p LeaveFrame, where the allocator has a frame that can go, the copy
+  /// without it (`.spinelprof_site_frameless`), whose callers push it.
+  Function *countingCopy(Function &Allocator, unsigned SizeArg,
+                         bool LeaveFrame);
+  /// True when \p F has few enough frame pushes for its allocation calls
+  /// to push the allocator's frame themselves.
+  bool pushesAllocatorFrames(Function &F);
   /// `Callee.spinelprof_site(args..., i64 size, ptr type)`: counts size
   /// down, then tail-calls \p Callee with its arguments.
   Function *countingWrapper(Function &Callee);
   /// A function of \p Callee's type with a size (when \p WithSize) and a
   /// type descriptor appended to its parameters, named after it.
-  Function *createSiteFunction(Function &Callee, bool WithSize);
+  Function *createSiteFunction(Function &Callee, bool WithSize,
+                               StringRef Suffix = ".spinelprof_site");
   /// The countdown before \p Before; the cold call's location is \p DL.
-  void emitCountdown(Instruction *Before, Value *Size, Value *Type,
-                     const DebugLoc &DL);
+  /// Returns the cold call.
+  CallInst *emitCountdown(Instruction *Before, Value *Size, Value *Type,
+                          const DebugLoc &DL);
   GlobalVariable *countdown();
   FunctionCallee sampleFunction();
 
@@ -112,7 +148,10 @@ private:
   const OptionValue &TLSModel;
   GlobalVariable *Countdown = nullptr;
   FunctionCallee SampleFn;
-  DenseMap<Function *, Function *> Copies;
+  DenseMap<std::pair<Function *, unsigned>, Function *> Copies;
+  DenseMap<Function *, bool> SmallCallers;
+  /// A copy's own frame, which its callers push: its descriptor.
+  DenseMap<Function *, Constant *> CallerPushedFrames;
   DenseMap<Function *, Function *> Wrappers;
 };
 
@@ -135,9 +174,11 @@ bool AllocSiteLowering::run() {
     Marker->eraseFromParent();
   // An allocator of the program's own, all of whose calls now go to its
   // copy, is not compiled twice.
-  for (auto &[Allocator, Copy] : Copies)
-    if (Allocator->hasLocalLinkage() && Allocator->use_empty())
-      Allocator->eraseFromParent();
+  SmallPtrSet<Function *, 4> Erased;
+  for (auto &[Key, Copy] : Copies)
+    if (Key.first->hasLocalLinkage() && Key.first->use_empty() &&
+        Erased.insert(Key.first).second)
+      Key.first->eraseFromParent();
   widenLoweredMemoryEffects(M);
   return true;
 }
@@ -215,8 +256,11 @@ bool AllocSiteLowering::redirectToCopy(CallBase &Marker, CallInst &Call) {
   std::optional<unsigned> Arg = allocatorSizeArgument(Allocator);
   if (!Arg || Call.getArgOperand(*Arg) != Marker.getArgOperand(0))
     return false;
-  replaceCall(Marker, Call, countingCopy(Allocator, *Arg),
-              {Marker.getArgOperand(1)});
+  Function *Copy = countingCopy(Allocator, *Arg,
+                                pushesAllocatorFrames(*Call.getFunction()));
+  CallInst *New = replaceCall(Marker, Call, Copy, {Marker.getArgOperand(1)});
+  if (Constant *Desc = CallerPushedFrames.lookup(Copy))
+    pushAround(*New, Desc);
   return true;
 }
 
@@ -229,8 +273,9 @@ bool AllocSiteLowering::redirectToWrapper(CallBase &Marker, CallInst &Call) {
   return true;
 }
 
-void AllocSiteLowering::replaceCall(CallBase &Marker, CallInst &Call,
-                                    Function *Callee, ArrayRef<Value *> Extra) {
+CallInst *AllocSiteLowering::replaceCall(CallBase &Marker, CallInst &Call,
+                                         Function *Callee,
+                                         ArrayRef<Value *> Extra) {
   SmallVector<Value *, 8> Args(Call.args());
   Args.append(Extra.begin(), Extra.end());
   SmallVector<OperandBundleDef, 1> Bundles;
@@ -258,10 +303,35 @@ void AllocSiteLowering::replaceCall(CallBase &Marker, CallInst &Call,
   Call.replaceAllUsesWith(New);
   Call.eraseFromParent();
   Marker.eraseFromParent();
+  return New;
+}
+
+void AllocSiteLowering::pushAround(CallInst &Call, Constant *Desc) {
+  IRBuilder<> B(&Call);
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  CallInst *Depth = B.CreateCall(getFrameMarker(M, FrameMarker::Push), {Desc},
+                                 "spinelprof.depth");
+  B.SetInsertPoint(Call.getNextNode());
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  B.CreateCall(getFrameMarker(M, FrameMarker::Pop), {Depth});
+}
+
+void AllocSiteLowering::outsideCallersPush(CallInst &Sample) {
+  IRBuilder<> B(&Sample);
+  // The depth is the stack's first field (abi.h).
+  Value *Addr = B.CreateThreadLocalAddress(runtimeShadowStack(M, TLSModel));
+  Type *Int32Ty = B.getInt32Ty();
+  LoadInst *Depth = B.CreateAlignedLoad(Int32Ty, Addr, Align(4),
+                                        /*isVolatile=*/true, "spinelprof.depth");
+  B.CreateAlignedStore(B.CreateSub(Depth, B.getInt32(1)), Addr, Align(4),
+                       /*isVolatile=*/true);
+  B.SetInsertPoint(Sample.getNextNode());
+  B.CreateAlignedStore(Depth, Addr, Align(4), /*isVolatile=*/true);
 }
 
 Function *AllocSiteLowering::createSiteFunction(Function &Callee,
-                                                bool WithSize) {
+                                                bool WithSize,
+                                                StringRef Suffix) {
   SmallVector<Type *, 8> Params(Callee.getFunctionType()->params());
   if (WithSize)
     Params.push_back(Int64Ty);
@@ -269,7 +339,7 @@ Function *AllocSiteLowering::createSiteFunction(Function &Callee,
   Function *F = Function::Create(
       FunctionType::get(Callee.getReturnType(), Params, false),
       GlobalValue::InternalLinkage, Callee.getAddressSpace(),
-      Callee.getName() + ".spinelprof_site", &M);
+      Callee.getName() + Suffix, &M);
   F->setCallingConv(Callee.getCallingConv());
   // The callee's parameter and result attributes (zeroext, noundef, ...)
   // hold of the same values passed on.
@@ -285,11 +355,76 @@ Function *AllocSiteLowering::createSiteFunction(Function &Callee,
   return F;
 }
 
+/// True when \p Desc is a frame descriptor whose C name is \p CName.
+static bool describes(const Value *Desc, StringRef CName) {
+  const auto *GV = dyn_cast<GlobalVariable>(Desc);
+  const auto *Init = GV && GV->hasInitializer()
+                         ? dyn_cast<ConstantStruct>(GV->getInitializer())
+                         : nullptr;
+  if (!Init || Init->getNumOperands() <= abi_layout::DescCName)
+    return false;
+  const auto *Name =
+      dyn_cast<GlobalVariable>(Init->getOperand(abi_layout::DescCName));
+  const auto *Data = Name && Name->hasInitializer()
+                         ? dyn_cast<ConstantDataSequential>(Name->getInitializer())
+                         : nullptr;
+  return Data && Data->isCString() && Data->getAsCString() == CName;
+}
+
+/// The push of \p F's own frame (its descriptor's C name is \p CName):
+/// its first marker, when that is such a push and only pops use its depth
+/// (no re-push after a setjmp); else null.
+static CallBase *ownFramePush(Function &F, StringRef CName) {
+  CallBase *Push = nullptr;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      std::optional<FrameMarker> Kind = frameMarkerOf(*Call);
+      if (!Kind && isa<IntrinsicInst>(Call))
+        continue;
+      if (Kind == FrameMarker::Push)
+        Push = Call;
+      break;
+    }
+  if (!Push || !describes(Push->getArgOperand(0), CName))
+    return nullptr;
+  for (User *U : Push->users()) {
+    auto *Pop = dyn_cast<CallBase>(U);
+    if (!Pop || frameMarkerOf(*Pop) != FrameMarker::Pop)
+      return nullptr;
+  }
+  return Push;
+}
+
+/// Erases \p Push (an ownFramePush) and its pops; returns its descriptor.
+static Constant *eraseFrame(CallBase &Push) {
+  auto *Desc = cast<Constant>(Push.getArgOperand(0));
+  SmallVector<User *, 4> Pops(Push.users());
+  for (User *Pop : Pops)
+    cast<Instruction>(Pop)->eraseFromParent();
+  Push.eraseFromParent();
+  return Desc;
+}
+
+bool AllocSiteLowering::pushesAllocatorFrames(Function &F) {
+  auto [It, New] = SmallCallers.try_emplace(&F, false);
+  if (New) {
+    unsigned Pushes = 0;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        Pushes += frameMarkerOf(*Call) == FrameMarker::Push;
+    It->second = Pushes <= SmallCallerPushes;
+  }
+  return It->second;
+}
+
 Function *AllocSiteLowering::countingCopy(Function &Allocator,
-                                          unsigned SizeArg) {
-  if (Function *Copy = Copies.lookup(&Allocator))
+                                          unsigned SizeArg, bool LeaveFrame) {
+  LeaveFrame = LeaveFrame && ownFramePush(Allocator, Allocator.getName());
+  if (Function *Copy = Copies.lookup({&Allocator, LeaveFrame}))
     return Copy;
-  Function *Copy = createSiteFunction(Allocator, /*WithSize=*/false);
+  Function *Copy = createSiteFunction(
+      Allocator, /*WithSize=*/false,
+      LeaveFrame ? ".spinelprof_site_frameless" : ".spinelprof_site");
   ValueToValueMapTy VMap;
   for (unsigned K = 0; K < Allocator.arg_size(); ++K)
     VMap[Allocator.getArg(K)] = Copy->getArg(K);
@@ -304,12 +439,23 @@ Function *AllocSiteLowering::countingCopy(Function &Allocator,
   Copy->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   Copy->removeFnAttr(Attribute::Memory);
   Copy->removeFnAttr(Attribute::NoSync);
+  // The copy's own frame goes to its callers: there a push nested in the
+  // caller's frame stores without loading the depth, and the copy holds
+  // no depth across its own calls.
+  Constant *OwnFrame =
+      LeaveFrame ? eraseFrame(*ownFramePush(*Copy, Allocator.getName()))
+                 : nullptr;
   DebugLoc DL;
   if (DISubprogram *SP = Copy->getSubprogram())
     DL = DILocation::get(Ctx, SP->getLine(), 0, SP);
-  emitCountdown(&*Copy->getEntryBlock().getFirstNonPHIOrDbgOrAlloca(),
-                Copy->getArg(SizeArg), Copy->getArg(Copy->arg_size() - 1), DL);
-  return Copies[&Allocator] = Copy;
+  CallInst *Sample = emitCountdown(
+      &*Copy->getEntryBlock().getFirstNonPHIOrDbgOrAlloca(),
+      Copy->getArg(SizeArg), Copy->getArg(Copy->arg_size() - 1), DL);
+  if (OwnFrame) {
+    outsideCallersPush(*Sample);
+    CallerPushedFrames[Copy] = OwnFrame;
+  }
+  return Copies[{&Allocator, LeaveFrame}] = Copy;
 }
 
 Function *AllocSiteLowering::countingWrapper(Function &Callee) {
@@ -336,8 +482,8 @@ Function *AllocSiteLowering::countingWrapper(Function &Callee) {
   return Wrappers[&Callee] = Wrapper;
 }
 
-void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
-                                      Value *Type, const DebugLoc &DL) {
+CallInst *AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
+                                           Value *Type, const DebugLoc &DL) {
   IRBuilder<> B(Before);
   B.SetCurrentDebugLocation(DL);
   Value *Addr = B.CreateThreadLocalAddress(countdown());
@@ -352,7 +498,9 @@ void AllocSiteLowering::emitCountdown(Instruction *Before, Value *Size,
       MDBuilder(Ctx).createBranchWeights(1, 100000));
   IRBuilder<> TB(Then);
   TB.SetCurrentDebugLocation(DL);
-  TB.CreateCall(sampleFunction(), {Size, Type})->addFnAttr(Attribute::Cold);
+  CallInst *Sample = TB.CreateCall(sampleFunction(), {Size, Type});
+  Sample->addFnAttr(Attribute::Cold);
+  return Sample;
 }
 
 } // namespace

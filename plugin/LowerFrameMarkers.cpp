@@ -82,7 +82,6 @@ using namespace spinelprof;
 using namespace spinelprof::abi_layout;
 
 // Mirrored from include/spinelprof/abi.h, the one owner of these values.
-static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
 static const uint32_t StackCapacity = SPINELPROF_STACK_CAPACITY;
 static const uint32_t SinkSlots = SPINELPROF_STACK_SINK_SLOTS;
 
@@ -150,15 +149,7 @@ MarkerLowering::MarkerLowering(Module &M, const OptionValue &TLSModel)
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   PtrTy = PointerType::getUnqual(Ctx);
-  auto IRType = [&](IRField F) -> Type * {
-    return F == IRField::I32 ? Int32Ty : PtrTy;
-  };
-  // Literal struct types are uniqued by shape: no `.0` copies.
-  ShadowStackTy = StructType::get(
-      Ctx, {IRType(ShadowStackFields[StackDepth]),
-            IRType(ShadowStackFields[StackReserved]),
-            ArrayType::get(IRType(ShadowStackFields[StackFrames]),
-                           StackCapacity + SinkSlots)});
+  ShadowStackTy = shadowStackType(Ctx);
   // A scalar type of its own under clang's C/C++ root and `omnipotent
   // char` (metadata is uniqued, so these are clang's own nodes): distinct
   // from every C type but char, which may alias anything.
@@ -187,8 +178,7 @@ bool MarkerLowering::run(FunctionAnalysisManager &FAM) {
   if (Declarations.empty())
     return false;
   if (!ByFunction.empty()) {
-    StackGlobal =
-        runtimeThreadLocal(M, ShadowStackSymbol, ShadowStackTy, TLSModel);
+    StackGlobal = runtimeShadowStack(M, TLSModel);
     if (!StackGlobal)
       return false;
   }

@@ -2,12 +2,19 @@
 
 #include "RuntimeThreadLocals.h"
 
+#include "AbiLayout.h"
+
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CodeGen.h"
 
 using namespace llvm;
+using namespace spinelprof::abi_layout;
+
+// Mirrored from include/spinelprof/abi.h, the one owner of these values.
+static const char ShadowStackSymbol[] = SPINELPROF_STACK_SYMBOL;
 
 namespace spinelprof {
 
@@ -44,6 +51,25 @@ GlobalVariable *runtimeThreadLocal(Module &M, StringRef Name, Type *Ty,
                                 nullptr, runtimeTLSModel(M, Choice));
   GV->setAlignment(Align(8));
   return GV;
+}
+
+StructType *shadowStackType(LLVMContext &Ctx) {
+  auto IRType = [&](IRField F) -> Type * {
+    if (F == IRField::I32)
+      return Type::getInt32Ty(Ctx);
+    return PointerType::getUnqual(Ctx);
+  };
+  return StructType::get(
+      Ctx, {IRType(ShadowStackFields[StackDepth]),
+            IRType(ShadowStackFields[StackReserved]),
+            ArrayType::get(IRType(ShadowStackFields[StackFrames]),
+                           SPINELPROF_STACK_CAPACITY +
+                               SPINELPROF_STACK_SINK_SLOTS)});
+}
+
+GlobalVariable *runtimeShadowStack(Module &M, const OptionValue &Choice) {
+  return runtimeThreadLocal(M, ShadowStackSymbol,
+                            shadowStackType(M.getContext()), Choice);
 }
 
 } // namespace spinelprof

@@ -28,7 +28,9 @@
 
 namespace llvm {
 class GlobalVariable;
+class LLVMContext;
 class Module;
+class StructType;
 class Type;
 } // namespace llvm
 
@@ -48,6 +50,14 @@ llvm::GlobalValue::ThreadLocalMode runtimeTLSModel(llvm::Module &M,
 /// variable.
 llvm::GlobalVariable *runtimeThreadLocal(llvm::Module &M, llvm::StringRef Name,
                                          llvm::Type *Ty,
+                                         const OptionValue &Choice);
+
+/// The IR type of abi.h's `struct spinelprof_shadow_stack` (a literal
+/// struct: uniqued by shape, no `.0` copies).
+llvm::StructType *shadowStackType(llvm::LLVMContext &Ctx);
+
+/// The runtime's shadow stack in \p M, as runtimeThreadLocal gives it.
+llvm::GlobalVariable *runtimeShadowStack(llvm::Module &M,
                                          const OptionValue &Choice);
 
 } // namespace spinelprof

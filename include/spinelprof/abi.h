@@ -42,7 +42,8 @@
  * reached as the shadow stack is): bytes left before the thread's next allocation sample.
  * Instrumented code does, before each allocation it marks (at the call,
  * or at the entry of a copy or wrapper of the allocator that the call goes
- * to, with the caller's frames still the stack's top):
+ * to, with the caller's frames the stack's top: a copy whose frame its
+ * caller pushed takes that frame off around the runtime's call):
  *   c = countdown - size;  countdown = c;
  *   if (c < 0) SPINELPROF_ALLOC_SAMPLE_SYMBOL(size, &type_descriptor);
  * The runtime's function draws the next countdown (INT64_MAX while

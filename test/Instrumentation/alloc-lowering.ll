@@ -2,10 +2,15 @@
 ; down in the thread's countdown; below zero, the runtime called with the
 ; "alloc TYPE" descriptor), where the call after the marker says:
 ; - a marked call of an allocator defined in this module goes to a copy of
-;   it, ALLOCATOR.spinelprof_site, that takes the descriptor as one more
-;   argument and counts its size argument down at its entry, before its own
-;   frame's push. One copy per allocator; an external allocator stays as it
-;   was, an internal one whose calls all moved is dropped;
+;   it that takes the descriptor as one more argument and counts its size
+;   argument down at its entry. From a caller of few pushes (all here;
+;   alloc-copy-frame.ll has the rest) the copy is
+;   ALLOCATOR.spinelprof_site_frameless: the allocator's own frame moves
+;   out of it to its calls, pushed before each (nested in the caller's
+;   frame: no load) and popped after; around the runtime's call the copy
+;   takes it off again, so the runtime sees the caller's frames. One such
+;   copy per allocator; an external allocator stays as it was, an internal
+;   one whose calls all moved is dropped;
 ; - a call of a declared function goes to a wrapper,
 ;   FUNCTION.spinelprof_site(args..., size, type), that counts down and
 ;   tail-calls it;
@@ -79,17 +84,30 @@ define internal fastcc ptr @sp_str_alloc(i64 %len) noinline {
 
 ; CHECK-LABEL: define ptr @sp_Foo_new(
 ; CHECK-NOT: __spinelprof_alloc_countdown
-; CHECK: %p = call noalias ptr @sp_gc_alloc.spinelprof_site(i64 16, ptr null, ptr @sp_Foo_gc_scan, ptr @__spinelprof_alloc_type.Foo), !spinelprof.alloc
-; CHECK-NOT: __spinelprof_alloc_countdown
-; CHECK: ret ptr %p
+; CHECK: store volatile ptr @__spinelprof_desc.sp_Foo_new, ptr %spinelprof.slot,
+; CHECK: [[SLOT:%.*]] = getelementptr inbounds ptr, ptr %spinelprof.slot, i32 1
+; CHECK-NEXT: [[NEXT:%.*]] = add i32 %spinelprof.depth, 2
+; CHECK-NEXT: store volatile ptr @__spinelprof_desc.sp_gc_alloc, ptr [[SLOT]],
+; CHECK-NEXT: store volatile i32 [[NEXT]], ptr %spinelprof.stack,
+; CHECK-NEXT: %p = call noalias ptr @sp_gc_alloc.spinelprof_site_frameless(i64 16, ptr null, ptr @sp_Foo_gc_scan, ptr @__spinelprof_alloc_type.Foo), !spinelprof.alloc
+; CHECK-NEXT: store volatile i32 %spinelprof.depth, ptr %spinelprof.stack,
+; CHECK-NEXT: ret ptr %p
 define ptr @sp_Foo_new() {
   %p = call noalias ptr @sp_gc_alloc(i64 16, ptr null, ptr @sp_Foo_gc_scan)
   ret ptr %p
 }
 
+; Each call pushes its allocator's frame; sp_gc_alloc's pop is left out
+; where sp_str_alloc's push stores the same slot (SupersededPops.h).
 ; CHECK-LABEL: define ptr @sp_pair_and_name(
-; CHECK: call ptr @sp_gc_alloc.spinelprof_site(i64 32, ptr null, ptr null, ptr @"__spinelprof_alloc_type.[object]")
-; CHECK: %s = tail call fastcc ptr @sp_str_alloc.spinelprof_site(i64 %n, ptr @__spinelprof_alloc_type.String)
+; CHECK: store volatile ptr @__spinelprof_desc.sp_gc_alloc,
+; CHECK-NEXT: store volatile i32
+; CHECK-NEXT: call ptr @sp_gc_alloc.spinelprof_site_frameless(i64 32, ptr null, ptr null, ptr @"__spinelprof_alloc_type.[object]")
+; CHECK-NOT: store volatile i32 %spinelprof.depth,
+; CHECK: store volatile ptr @__spinelprof_desc.sp_str_alloc,
+; CHECK-NEXT: store volatile i32
+; CHECK-NEXT: %s = tail call fastcc ptr @sp_str_alloc.spinelprof_site_frameless(i64 %n, ptr @__spinelprof_alloc_type.String)
+; CHECK-NEXT: store volatile i32 %spinelprof.depth, ptr %spinelprof.stack,
 ; CHECK-NOT: __spinelprof_alloc_countdown
 ; CHECK: ret ptr %s
 define ptr @sp_pair_and_name(i64 %n) {
@@ -113,9 +131,10 @@ define ptr @sp_buffers(i64 %n, ptr %old) {
   ret ptr %c
 }
 
-; The copy: the countdown first, then the allocator's own frame and body;
-; its own calloc is part of the allocation and stays unmarked.
-; CHECK-LABEL: define internal ptr @sp_gc_alloc.spinelprof_site(i64 %size, ptr %fin, ptr %scan, ptr %spinelprof.type)
+; The copy: the countdown, its runtime call outside the frame its caller
+; pushed, then the allocator's body without its frame; its own calloc is
+; part of the allocation and stays unmarked.
+; CHECK-LABEL: define internal ptr @sp_gc_alloc.spinelprof_site_frameless(i64 %size, ptr %fin, ptr %scan, ptr %spinelprof.type)
 ; CHECK-NEXT: [[A:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_alloc_countdown)
 ; CHECK-NEXT: [[C:%.*]] = load i64, ptr [[A]], align 8
 ; CHECK-NEXT: [[L:%.*]] = sub i64 [[C]], %size
@@ -123,16 +142,20 @@ define ptr @sp_buffers(i64 %n, ptr %old) {
 ; CHECK-NEXT: [[S:%.*]] = icmp slt i64 [[L]], 0
 ; CHECK-NEXT: br i1 [[S]], label %[[SAMPLE:.*]], label %[[BODY:.*]], !prof
 ; CHECK: [[SAMPLE]]:
+; CHECK-NEXT: [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
+; CHECK-NEXT: [[D:%.*]] = load volatile i32, ptr [[STACK]], align 4
+; CHECK-NEXT: [[OFF:%.*]] = sub i32 [[D]], 1
+; CHECK-NEXT: store volatile i32 [[OFF]], ptr [[STACK]], align 4
 ; CHECK-NEXT: call void @__spinelprof_alloc_sample(i64 %size, ptr %spinelprof.type) [[COLD:#[0-9]+]]
+; CHECK-NEXT: store volatile i32 [[D]], ptr [[STACK]], align 4
 ; CHECK-NEXT: br label %[[BODY]]
 ; CHECK: [[BODY]]:
-; CHECK: store volatile ptr @__spinelprof_desc.sp_gc_alloc,
-; CHECK: call ptr @calloc(i64 1, i64 %size){{$}}
-; CHECK-NOT: __spinelprof_alloc_sample
-; CHECK: ret ptr
+; CHECK-NEXT: %p = call ptr @calloc(i64 1, i64 %size){{$}}
+; CHECK-NEXT: ret ptr %p
 
-; CHECK-LABEL: define internal fastcc ptr @sp_str_alloc.spinelprof_site(i64 %len, ptr %spinelprof.type)
+; CHECK-LABEL: define internal fastcc ptr @sp_str_alloc.spinelprof_site_frameless(i64 %len, ptr %spinelprof.type)
 ; CHECK: call void @__spinelprof_alloc_sample(i64 %len, ptr %spinelprof.type)
+; CHECK-NOT: __spinelprof_desc
 ; CHECK: call ptr @malloc(i64 %len){{$}}
 
 ; The wrappers: the countdown, then the function with the arguments.
