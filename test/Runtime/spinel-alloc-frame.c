@@ -16,13 +16,13 @@
 // RUN: %clang_prof -O2 -I%inputs %s %rtlib -o %t
 // RUN: nm %t | FileCheck %s --check-prefix=COPY
 // COPY: sp_gc_alloc.spinelprof_site_frameless
-// RUN: env SPINEL_PROFILE=%t.folded SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_HZ=1000 %t 600000 > %t.out
+// RUN: env SPINEL_PROFILE=%t.folded SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_HZ=1000 %t 1000000 > %t.out
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
 // RUN: %python %inputs/check_stacks.py %t.folded --rules %s
 // RUN: env SPINEL_PROFILE=%t.alloc SPINEL_PROFILE_QUIET=1 SPINEL_PROFILE_ALLOC=1 SPINEL_PROFILE_ALLOC_RATE=1 %t 3000 > %t.alloc.out
 // RUN: %python %inputs/alloc_stacks.py %t.alloc.alloc.sprof | FileCheck %s --check-prefix=ALLOC
 //
-// OUT: built 600000 nodes, kept 6000
+// OUT: built 1000000 nodes, kept 1000
 //
 // STACKS-ROOT: <main>
 // STACKS: <main> -> Object#build
@@ -61,14 +61,15 @@ static sp_Node *sp_Node_new(sp_Node *lv_next) {
   return self;
 }
 
-// Keeps every hundredth node on a rooted list; the rest is garbage.
+// Keeps every thousandth node on a rooted list (marked recursively: 1000
+// deep at most); the rest is garbage.
 static mrb_int sp_build(mrb_int lv_n) {
   static sp_Node *lv_kept;
   sp_gc_roots[sp_gc_nroots++] = (void **)&lv_kept;
   mrb_int lv_count = 0;
   for (mrb_int lv_i = 0; lv_i < lv_n; lv_i++) {
-    sp_Node *lv_node = sp_Node_new(lv_i % 100 == 0 ? lv_kept : NULL);
-    if (lv_i % 100 == 0) {
+    sp_Node *lv_node = sp_Node_new(lv_i % 1000 == 0 ? lv_kept : NULL);
+    if (lv_i % 1000 == 0) {
       lv_kept = lv_node;
       lv_count++;
     }
