@@ -3,9 +3,8 @@
 // counting copy of the allocator without the allocator's frame, and pushes
 // that frame itself, inside its own (LowerAllocSites.cpp). The time in
 // the allocator, in calloc under it and in the collector it runs must stay
-// under `Node.new;sp_gc_alloc`: a frame lost or left open would show the
-// collector under Node.new or Object#build, or calloc without the
-// allocator. An allocation profile's stacks are the allocating method's
+// under `Node.new;sp_gc_alloc`: without the caller's push the collector
+// would stand under Node.new, and calloc without the allocator. An allocation profile's stacks are the allocating method's
 // (no sp_gc_alloc under "alloc Node"), exactly counted at rate 1.
 //
 // UNSUPPORTED: tsan
