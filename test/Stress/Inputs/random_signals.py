@@ -71,7 +71,9 @@ for run in range(args.runs):
     rc = proc.returncode
     what = '%s at %.3f s' % (sig.name, delay)
     if rc not in (0, -sig):
-        fail(run, '%s: ended with %s' % (what, rc))
+        # A sanitizer's report (exit status 99 under lit) is in the stderr.
+        fail(run, '%s: ended with %s; its stderr:\n%s'
+             % (what, rc, err.decode('utf-8', 'replace')[-4000:]))
     if not expected.startswith(out) or (out and not out.endswith(b'\n')):
         fail(run, '%s: stdout is not a prefix of the unprofiled output: %r' % (what, out))
     if rc == 0 and out != expected:
