@@ -419,9 +419,12 @@ bool AllocSiteLowering::pushesAllocatorFrames(Function &F) {
 
 Function *AllocSiteLowering::countingCopy(Function &Allocator,
                                           unsigned SizeArg, bool LeaveFrame) {
-  LeaveFrame = LeaveFrame && ownFramePush(Allocator, Allocator.getName());
   if (Function *Copy = Copies.lookup({&Allocator, LeaveFrame}))
     return Copy;
+  CallBase *OwnPush =
+      LeaveFrame ? ownFramePush(Allocator, Allocator.getName()) : nullptr;
+  if (LeaveFrame && !OwnPush) // Nothing to leave: the copy with the frame.
+    return Copies[{&Allocator, true}] = countingCopy(Allocator, SizeArg, false);
   Function *Copy = createSiteFunction(
       Allocator, /*WithSize=*/false,
       LeaveFrame ? ".spinelprof_site_frameless" : ".spinelprof_site");
@@ -443,8 +446,7 @@ Function *AllocSiteLowering::countingCopy(Function &Allocator,
   // caller's frame stores without loading the depth, and the copy holds
   // no depth across its own calls.
   Constant *OwnFrame =
-      LeaveFrame ? eraseFrame(*ownFramePush(*Copy, Allocator.getName()))
-                 : nullptr;
+      OwnPush ? eraseFrame(*cast<CallBase>(VMap[OwnPush])) : nullptr;
   DebugLoc DL;
   if (DISubprogram *SP = Copy->getSubprogram())
     DL = DILocation::get(Ctx, SP->getLine(), 0, SP);
