@@ -114,12 +114,15 @@ private:
                      FunctionAnalysisManager &FAM);
   /// Lowers \p Pushes, in an order where each follows its dominators;
   /// \p Static tells which stand on another.
-  DenseMap<CallBase *, LoweredPush> lowerPushes(ArrayRef<CallBase *> Pushes,
-                                                const StaticDepths &Static,
-                                                Value *Stack);
+  /// \p Unstored: pushes that store their slot only (the push above them
+  /// stores the depth).
+  DenseMap<CallBase *, LoweredPush>
+  lowerPushes(ArrayRef<CallBase *> Pushes, const StaticDepths &Static,
+              const SmallPtrSetImpl<CallBase *> &Unstored, Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
   LoweredPush lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
-                              const LoweredPush &Root, unsigned Level);
+                              const LoweredPush &Root, unsigned Level,
+                              bool StoreDepth);
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
   /// The address of the thread's stack, computed once in a function.
@@ -128,7 +131,8 @@ private:
   /// \p Known's (a re-push's push) or computed here.
   PushedFrame emitPushStores(IRBuilder<> &B, Value *Stack,
                              Value *Desc, Value *Depth,
-                             const PushedFrame *Known);
+                             const PushedFrame *Known,
+                             bool StoreDepth = true);
   LoadInst *loadDepth(IRBuilder<> &B, Value *Stack);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
 
@@ -233,7 +237,7 @@ void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
 MarkerLowering::PushedFrame
 MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
                                Value *Desc, Value *Depth,
-                               const PushedFrame *Known) {
+                               const PushedFrame *Known, bool StoreDepth) {
   PushedFrame Frame;
   if (Known) {
     Frame = *Known;
@@ -250,13 +254,15 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
     Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   }
   storeToStack(B, Desc, Frame.Slot, Align(8));
-  storeToStack(B, Frame.Next, Stack, Align(4));
+  if (StoreDepth)
+    storeToStack(B, Frame.Next, Stack, Align(4));
   return Frame;
 }
 
 MarkerLowering::LoweredPush
 MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
-                                const LoweredPush &Root, unsigned Level) {
+                                const LoweredPush &Root, unsigned Level,
+                                bool StoreDepth) {
   Value *RootDepth = Root.Depth;
   Value *Depth = Level == 0   ? RootDepth
                  : Level == 1 ? Root.Frame.Next
@@ -268,28 +274,34 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                                                    Level, "spinelprof.slot");
   Nested.Next =
       B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
-  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested)};
+  return {Depth,
+          emitPushStores(B, Stack, Desc, Depth, &Nested, StoreDepth)};
 }
 
 DenseMap<CallBase *, MarkerLowering::LoweredPush>
 MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
-                            const StaticDepths &Static, Value *Stack) {
+                            const StaticDepths &Static,
+                            const SmallPtrSetImpl<CallBase *> &Unstored,
+                            Value *Stack) {
   // A push nested in another of this function's frames stands at that
   // frame's slot + its level: no load, no clamp.
   DenseMap<CallBase *, LoweredPush> Lowered;
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
     Value *Desc = Call->getArgOperand(0);
+    bool StoreDepth = !Unstored.contains(Call);
     auto [Root, Level] = Static.lookup(Call);
     auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
     if (RootIt != Lowered.end()) {
       LoweredPush RootPush = RootIt->second; // a copy: the map may grow
-      Lowered[Call] = lowerNestedPush(B, Stack, Desc, RootPush, Level);
+      Lowered[Call] =
+          lowerNestedPush(B, Stack, Desc, RootPush, Level, StoreDepth);
       continue;
     }
     LoadInst *Depth = loadDepth(B, Stack);
     Depth->takeName(Call);
-    Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr)};
+    Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr,
+                                           StoreDepth)};
   }
   return Lowered;
 }
@@ -325,11 +337,13 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
           (*Kind == FrameMarker::Push ? Pushes : Others).push_back(Call);
   StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
   bool Large = Pushes.size() > LargeFunctionPushes;
-  SmallPtrSet<CallBase *, 8> Superseded;
-  if (!Large)
+  SmallPtrSet<CallBase *, 8> Superseded, Unstored;
+  if (!Large) {
     Superseded = supersededPops(Others, Static);
+    Unstored = supersededPushDepths(Pushes, Static);
+  }
   DenseMap<CallBase *, LoweredPush> Lowered =
-      lowerPushes(Pushes, Static, Stack);
+      lowerPushes(Pushes, Static, Unstored, Stack);
   for (CallBase *Call : Others) {
     IRBuilder<> B(Call);
     bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;

@@ -1,4 +1,4 @@
-//===- SupersededPops.cpp - Pops whose store the next marker replaces -----===//
+//===- SupersededPops.cpp - Depth stores the next marker replaces --------===//
 //
 // See SupersededPops.h.
 //
@@ -27,7 +27,7 @@ struct Place {
   unsigned Level;
 };
 
-/// The first marker after a pop on its one path, and the instructions of
+/// The first marker after a marker on its one path, and the instructions of
 /// the program's own on the way.
 struct NextMarker {
   CallBase *Marker;
@@ -35,18 +35,25 @@ struct NextMarker {
   unsigned Work;
 };
 
-class PopAnalysis {
+/// Which markers' depth stores the next marker's replaces.
+class DepthStoreAnalysis {
 public:
-  explicit PopAnalysis(const StaticDepths &Static) : Static(Static) {}
+  explicit DepthStoreAnalysis(const StaticDepths &Static) : Static(Static) {}
   bool superseded(CallBase &Pop);
+  bool depthStoreGoes(CallBase &Push, unsigned &Work);
 
 private:
   std::optional<Place> placeOfPush(Value *V) const;
   std::optional<Place> placeOf(CallBase &Marker, FrameMarker Kind) const;
+  std::optional<NextMarker> pushAbove(CallBase &Push) const;
 
   const StaticDepths &Static;
   /// Pops decided so far; a pop being decided reads as kept (a cycle).
   DenseMap<CallBase *, bool> Decided;
+  /// Pushes decided so far: the work until the store that publishes their
+  /// slot, none where their own stays; a push being decided reads as
+  /// keeping it (a cycle).
+  DenseMap<CallBase *, std::optional<unsigned>> Published;
 };
 
 } // namespace
@@ -88,7 +95,7 @@ static std::optional<NextMarker> nextMarker(CallBase &From) {
 
 /// The place of the push \p V (a pop's or re-push's depth operand, or the
 /// push itself); none if \p V is not a push.
-std::optional<Place> PopAnalysis::placeOfPush(Value *V) const {
+std::optional<Place> DepthStoreAnalysis::placeOfPush(Value *V) const {
   auto *Push = dyn_cast<CallBase>(V);
   if (!Push || frameMarkerOf(*Push) != FrameMarker::Push)
     return std::nullopt;
@@ -96,7 +103,7 @@ std::optional<Place> PopAnalysis::placeOfPush(Value *V) const {
   return Root ? Place{Root, Level} : Place{Push, 0};
 }
 
-std::optional<Place> PopAnalysis::placeOf(CallBase &Marker,
+std::optional<Place> DepthStoreAnalysis::placeOf(CallBase &Marker,
                                           FrameMarker Kind) const {
   switch (Kind) {
   case FrameMarker::Push:
@@ -115,7 +122,7 @@ std::optional<Place> PopAnalysis::placeOf(CallBase &Marker,
 /// marker's slot store and its depth store the depth is still \p Pop's
 /// frame's, so a slot below it (past a pop that went) would show the new
 /// frame under the popped ones: a stack no path has.
-bool PopAnalysis::superseded(CallBase &Pop) {
+bool DepthStoreAnalysis::superseded(CallBase &Pop) {
   auto [It, New] = Decided.try_emplace(&Pop, false);
   if (!New)
     return It->second;
@@ -141,13 +148,57 @@ bool PopAnalysis::superseded(CallBase &Pop) {
   return Goes;
 }
 
+/// The next marker after \p Push, when it is a push that stores without
+/// loading in the slot right above \p Push's.
+std::optional<NextMarker> DepthStoreAnalysis::pushAbove(CallBase &Push) const {
+  std::optional<NextMarker> Next = nextMarker(Push);
+  if (!Next || Next->Kind != FrameMarker::Push ||
+      !Static.lookup(Next->Marker).first)
+    return std::nullopt;
+  std::optional<Place> Mine = placeOfPush(&Push);
+  std::optional<Place> Its = placeOfPush(Next->Marker);
+  if (!Mine || !Its || Its->Root != Mine->Root ||
+      Its->Level != Mine->Level + 1)
+    return std::nullopt;
+  return Next;
+}
+
+/// Whether \p Push's depth store goes: the push right above it publishes
+/// both slots, within MaxWorkBetween of the program's instructions counted
+/// to the depth store that stays. \p Work: those instructions.
+bool DepthStoreAnalysis::depthStoreGoes(CallBase &Push, unsigned &Work) {
+  if (Published.try_emplace(&Push, std::nullopt).second) {
+    if (std::optional<NextMarker> Above = pushAbove(Push)) {
+      unsigned AboveWork; // 0 where its own depth store stays
+      depthStoreGoes(*Above->Marker, AboveWork);
+      if (Above->Work + AboveWork <= MaxWorkBetween)
+        Published[&Push] = Above->Work + AboveWork;
+    }
+  }
+  std::optional<unsigned> Found = Published.lookup(&Push);
+  Work = Found.value_or(0);
+  return Found.has_value();
+}
+
 SmallPtrSet<CallBase *, 8>
 spinelprof::supersededPops(ArrayRef<CallBase *> Markers,
                            const StaticDepths &Static) {
-  PopAnalysis Analysis(Static);
+  DepthStoreAnalysis Analysis(Static);
   SmallPtrSet<CallBase *, 8> Dropped;
   for (CallBase *Call : Markers)
     if (frameMarkerOf(*Call) == FrameMarker::Pop && Analysis.superseded(*Call))
       Dropped.insert(Call);
   return Dropped;
+}
+
+SmallPtrSet<CallBase *, 8>
+spinelprof::supersededPushDepths(ArrayRef<CallBase *> Pushes,
+                                 const StaticDepths &Static) {
+  DepthStoreAnalysis Analysis(Static);
+  SmallPtrSet<CallBase *, 8> Unstored;
+  unsigned Work = 0;
+  for (CallBase *Push : Pushes)
+    if (Analysis.depthStoreGoes(*Push, Work))
+      Unstored.insert(Push);
+  return Unstored;
 }

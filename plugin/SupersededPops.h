@@ -1,4 +1,4 @@
-//===- SupersededPops.h - Pops whose store the next marker replaces -------===//
+//===- SupersededPops.h - Depth stores the next marker replaces ----------===//
 //
 // A pop stores its push's depth. Where the next thing that touches the
 // depth after the pop (in its block, or past unconditional branches) is
@@ -19,6 +19,17 @@
 // `Node#initialize`'s push) would show its frame under the popped one, a
 // stack no path has. Pops that go are looked past, within the same
 // MaxWorkBetween from the first.
+//
+// A push stores its slot, then the depth. Where the next marker is a push
+// that stores without loading in the slot right above (`Node.new`'s frame,
+// then `sp_gc_alloc`'s around its call), that push's depth store publishes
+// both slots and the first push's goes: a sample between sees neither
+// frame, for at most MaxWorkBetween of the program's instructions counted
+// to the depth store that stays. One store per allocation on
+// bm_gcbench. (A signal handler of the program's own that pushes a frame
+// between a slot store and the depth store that publishes it writes over
+// that slot, as it would between any push's two stores; the window is a
+// few instructions wider.)
 //
 // Not dropped: a pop before any other call (the callee may push, load the
 // depth or be sampled), before a push that loads the depth or stores in
@@ -52,6 +63,15 @@ constexpr unsigned MaxWorkBetween = 2;
 llvm::SmallPtrSet<llvm::CallBase *, 8>
 supersededPops(llvm::ArrayRef<llvm::CallBase *> Markers,
                const StaticDepths &Static);
+
+/// The pushes among \p Pushes (one function's, before lowering) whose depth
+/// store the push right above them replaces: the next marker, with no call
+/// and at most MaxWorkBetween instructions between, stores without loading
+/// in the slot above theirs, and its depth publishes both slots
+/// (`Node.new`'s frame, then `sp_gc_alloc`'s around its call).
+llvm::SmallPtrSet<llvm::CallBase *, 8>
+supersededPushDepths(llvm::ArrayRef<llvm::CallBase *> Pushes,
+                     const StaticDepths &Static);
 
 } // namespace spinelprof
 

@@ -49,10 +49,14 @@ declare i32 @setjmp(ptr) returns_twice
 declare void @work()
 declare i32 @__gxx_personality_v0(...)
 
-; Three frames, each inside the one before.
+; Three frames, each inside the one before (each calls before the next
+; is pushed: a push right above another stores the depth for both,
+; superseded-pops.ll).
 define void @nested() {
   %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
   %b = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
   %c = call i32 @__spinelprof_marker_push(ptr @desc)
   call void @work()
   call void @__spinelprof_marker_pop(i32 %c)
@@ -71,6 +75,7 @@ define void @nested() {
 ; CHECK-NEXT:    [[NEXTB:%.*]] = add i32 [[A]], 2
 ; CHECK-NEXT:    store volatile ptr @desc, ptr [[SLOTB]]
 ; CHECK-NEXT:    store volatile i32 [[NEXTB]], ptr [[STACK]]
+; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    [[C:%.*]] = add i32 [[A]], 2
 ; CHECK-NEXT:    [[SLOTC:%.*]] = getelementptr inbounds ptr, ptr [[SLOT]], i32 2
 ; CHECK-NEXT:    [[NEXTC:%.*]] = add i32 [[A]], 3

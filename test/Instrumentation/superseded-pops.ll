@@ -4,7 +4,8 @@
 ; a re-push, or a push that stands on another frame (no load). Kept: a pop
 ; before any other call, before a push that loads, before a conditional
 ; branch or a return, or with three instructions in between
-; (SupersededPops.h).
+; (SupersededPops.h). The same for a push's depth store, where the push
+; right above it stores one (at the end).
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
 
 @desc = private constant i8 0
@@ -212,3 +213,87 @@ define void @pops_then_pop() {
 ; CHECK:         call void @work()
 ; CHECK-NEXT:    store volatile i32 %a, ptr
 ; CHECK-NEXT:    ret void
+
+; A push's depth store goes where the push right above it, nested in its
+; frame, follows within two of the program's instructions (counted to the
+; depth store that stays): that push's depth publishes both slots, and a
+; sample between sees neither frame, a stack some path has (`Node.new`'s
+; frame, then sp_gc_alloc's around its call).
+define void @push_then_push(i32 %x) {
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  %y = add i32 %x, 1
+  %b = call i32 @__spinelprof_marker_push(ptr @desc)
+  %z = mul i32 %y, 3
+  %c = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %c)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %b)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @push_then_push(
+; CHECK:         %a = load i32, ptr
+; CHECK-NOT:     store volatile i32
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot,
+; CHECK-NOT:     store volatile i32
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot1,
+; CHECK-NOT:     store volatile i32
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
+; CHECK-NEXT:    call void @work()
+
+; Kept: three instructions to the push above (a frame would be missing
+; from the stack for the program's own work), or a call between.
+define void @push_then_push_kept(i32 %x, i1 %c) {
+entry:
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  %y = add i32 %x, 1
+  %z = mul i32 %y, 3
+  %w = sub i32 %z, %x
+  %b = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  %d = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %d)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %b)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @push_then_push_kept(
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next, ptr
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot1,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next2, ptr
+; CHECK-NEXT:    call void @work()
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
+; CHECK-NEXT:    call void @work()
+
+; A two-step chain counts the work of both steps: 1 + 2 is too much for
+; the first push, the second's 2 is not.
+define void @push_chain_budget(i32 %x) {
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  %y = add i32 %x, 1
+  %b = call i32 @__spinelprof_marker_push(ptr @desc)
+  %z = mul i32 %y, 3
+  %w = sub i32 %z, %x
+  %c = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %c)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %b)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @push_chain_budget(
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next, ptr
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot1,
+; CHECK-NOT:     store volatile i32
+; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
+; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
