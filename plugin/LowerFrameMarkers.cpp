@@ -13,6 +13,8 @@
 //                    store volatile @desc, frames[%i]
 //                    store volatile %d + 1, depth
 //                    (uses of the marker's result: %d)
+//                    (no depth store where the push right above it
+//                    follows within two instructions: SupersededPops.h)
 //   pop(%d):         store volatile %d, depth
 //                    (in a large function: store volatile (load depth) - 1)
 //                    (nothing where the next marker stores the depth
