@@ -19,7 +19,6 @@
 #include "spinelprof_interpose.h"
 
 #include <atomic>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -84,26 +83,20 @@ SPINELPROF_TLS void *MyAltStack; // The mapping's base (guard page first).
 
 } // namespace
 
+// The sanitizers that handle the crash signals themselves, each its
+// runtime's entry point; null without it.
+extern "C" __attribute__((weak)) void __asan_init();
+extern "C" __attribute__((weak)) void __tsan_init();
+extern "C" __attribute__((weak)) void __msan_init();
+extern "C" __attribute__((weak)) void __hwasan_init();
+
 /// Whether a sanitizer that handles the crash signals itself runs: ASan,
 /// TSan, MSan or HWASan report a fault and decide how the process ends
-/// (and run their own alternate stacks). Either the runtime was built with
-/// it, or the program has its runtime. Start-up only (dlsym).
+/// (and run their own alternate stacks). Weak references tell, not dlsym:
+/// a lookup that fails mallocs its error message in the program's heap
+/// (test/Runtime/untouched-heap.c). Start-up only.
 static bool sanitizerOwnsCrashSignals() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return true;
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||  \
-    __has_feature(memory_sanitizer) || __has_feature(hwaddress_sanitizer)
-  return true;
-#endif
-#endif
-  static const char *const Inits[] = {"__asan_init", "__tsan_init",
-                                      "__msan_init", "__hwasan_init"};
-  for (const char *Name : Inits)
-    if (dlsym(RTLD_DEFAULT, Name))
-      return true;
-  return false;
+  return __asan_init || __tsan_init || __msan_init || __hwasan_init;
 }
 
 /// Signal's default action from now on. Async-signal-safe.

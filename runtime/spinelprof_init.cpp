@@ -76,8 +76,9 @@ std::atomic<bool> FinalWritten;
 pthread_mutex_t WriteLock = PTHREAD_MUTEX_INITIALIZER;
 } // namespace
 
-/// Reads /proc/self/cmdline into a malloc'd buffer of NUL-separated
-/// arguments. Start-up only.
+/// Reads /proc/self/cmdline into a buffer of NUL-separated arguments, from
+/// scratchAlloc: the runtime's start-up takes nothing from the program's
+/// heap (test/Runtime/untouched-heap.c). Start-up only.
 static char *readCommandLine(size_t &Size) {
   Size = 0;
   int FD;
@@ -87,10 +88,10 @@ static char *readCommandLine(size_t &Size) {
   if (FD < 0)
     return nullptr;
   size_t Capacity = 4096;
-  char *Data = static_cast<char *>(malloc(Capacity));
+  char *Data = static_cast<char *>(scratchAlloc(Capacity));
   while (Data) {
     if (Size == Capacity) {
-      char *Bigger = static_cast<char *>(realloc(Data, Capacity * 2));
+      char *Bigger = static_cast<char *>(scratchRealloc(Data, Capacity * 2));
       if (!Bigger)
         break;
       Data = Bigger;
@@ -108,12 +109,13 @@ static char *readCommandLine(size_t &Size) {
 }
 
 /// A name from spinelprof/output.h (Derive(Out, Size) returns its
-/// length) in a malloc'd string, or null. Start-up and fork child only.
-template <typename Derive> static char *mallocPath(Derive Name) {
+/// length) in a string from scratchAlloc (not the program's heap), or null.
+/// Start-up and fork child only.
+template <typename Derive> static char *scratchPath(Derive Name) {
   size_t Size = Name(nullptr, 0) + 1;
-  char *Out = static_cast<char *>(malloc(Size));
+  char *Out = static_cast<char *>(scratchAlloc(Size));
   if (Out && Name(Out, Size) >= Size) {
-    free(Out);
+    scratchFree(Out);
     Out = nullptr;
   }
   return Out;
@@ -122,26 +124,26 @@ template <typename Derive> static char *mallocPath(Derive Name) {
 /// The absolute folded path (output::foldedPathFor): Spec with %p expanded
 /// (kept when Pid < 0), or the default <cwd>/<program basename>.folded when
 /// Spec is null. Relative paths are taken against the start-up directory,
-/// so a later chdir does not move the profile. Returns a malloc'd string or
-/// null. Start-up and fork child only.
+/// so a later chdir does not move the profile. Returns a scratchPath string
+/// or null. Start-up and fork child only.
 static char *resolveOutputPath(const char *Spec, int Pid) {
   char Cwd[PATH_MAX] = "";
   if ((!Spec || Spec[0] != '/') && !getcwd(Cwd, sizeof(Cwd)))
     return nullptr;
   const char *Program = State.CommandSize ? State.Command : "";
-  return mallocPath([&](char *Out, size_t Size) {
+  return scratchPath([&](char *Out, size_t Size) {
     return output::foldedPathFor(Out, Size, Spec, Cwd, Program, Pid);
   });
 }
 
 static char *sprofPathOf(const char *Folded) {
-  return mallocPath([&](char *Out, size_t Size) {
+  return scratchPath([&](char *Out, size_t Size) {
     return output::sprofPathFor(Out, Size, Folded);
   });
 }
 
 static char *allocPathOf(const char *Folded) {
-  return mallocPath([&](char *Out, size_t Size) {
+  return scratchPath([&](char *Out, size_t Size) {
     return output::allocPathFor(Out, Size, Folded);
   });
 }
@@ -195,7 +197,7 @@ static int checkWritable(const char *Path, int Pid, output::TargetKind &Kind,
 /// expanded, or output::forkChildPathFor (".<pid>" inserted before
 /// ".folded") when the parent's folded path is a regular file; null when it
 /// is a device or FIFO (no file is made beside those: the child is not
-/// profiled) or on failure. Malloc'd.
+/// profiled) or on failure. A scratchPath string.
 static char *childFoldedPath(int Pid) {
   if (State.PathTemplate)
     return resolveOutputPath(State.PathTemplate, Pid);
@@ -203,7 +205,7 @@ static char *childFoldedPath(int Pid) {
   output::TargetKind Kind;
   if (targetKindOf(Path, Kind) == 0 && !output::isRegular(Kind))
     return nullptr;
-  return mallocPath([&](char *Out, size_t Size) {
+  return scratchPath([&](char *Out, size_t Size) {
     return output::forkChildPathFor(Out, Size, Path, Pid);
   });
 }
@@ -217,7 +219,7 @@ static void atForkChild() {
   char *Folded = childFoldedPath(Pid);
   char *Sprof = Folded ? sprofPathOf(Folded) : nullptr;
   if (!Sprof) {
-    free(Folded);
+    scratchFree(Folded);
     State.Active = false; // Nowhere to write: the child is not profiled.
     return;
   }
@@ -231,7 +233,7 @@ static void atForkChild() {
       State.AllocFoldedPath = AllocFolded;
       State.AllocSprofPath = AllocSprof;
     } else {
-      free(AllocFolded);
+      scratchFree(AllocFolded);
       State.AllocFoldedPath = State.AllocSprofPath = nullptr;
     }
   }

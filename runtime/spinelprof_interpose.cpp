@@ -37,18 +37,23 @@ static std::atomic<const InterposeHooks *> Hooks;
 
 void setInterposeHooks(const InterposeHooks *H) { Hooks.store(H); }
 
-/// The definition of Name that this one stands in front of, looked up once.
-/// Normal context.
+/// Every sanitizer runtime (sanitizer_common) defines it; null without one.
+extern "C" __attribute__((weak)) void __sanitizer_print_stack_trace();
+
+/// The definition of Name that this one stands in front of. Normal context.
 ///
 /// A sanitizer runtime linked into the program (ASan, TSan, ...) defines
 /// the same functions, weakly, so ours win, and the next definition after
 /// the executable is libc's. Forwarding there would bypass the sanitizer:
 /// TSan would not see threads, mutexes or condition variables, ASan would
 /// not know the new thread. Their interceptors are also exported as
-/// __interceptor_NAME, so that is called when it exists.
-static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
-  void *F = Cache.load(std::memory_order_acquire);
-  if (!F) {
+/// __interceptor_NAME, so that is called when it exists. Without a
+/// sanitizer (the weak reference tells, no lookup) that name is not looked
+/// up: a dlsym that fails mallocs its error message, and ~50 of them moved
+/// the program's whole heap (test/Runtime/untouched-heap.c).
+static void *lookUpReal(const char *Name) {
+  void *F = nullptr;
+  if (__sanitizer_print_stack_trace) {
     char Interceptor[64] = "__interceptor_";
     size_t Prefix = sizeof("__interceptor_") - 1;
     size_t N = 0;
@@ -58,10 +63,19 @@ static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
     }
     Interceptor[Prefix + N] = 0;
     F = dlsym(RTLD_DEFAULT, Interceptor);
-    if (!F)
-      F = dlsym(RTLD_NEXT, Name);
-    if (!F)
-      abort(); // No libc function to forward to: nothing sensible to do.
+  }
+  if (!F)
+    F = dlsym(RTLD_NEXT, Name);
+  if (!F)
+    abort(); // No libc function to forward to: nothing sensible to do.
+  return F;
+}
+
+/// Name's real definition (lookUpReal), looked up once. Normal context.
+static void *realFunction(std::atomic<void *> &Cache, const char *Name) {
+  void *F = Cache.load(std::memory_order_acquire);
+  if (!F) {
+    F = lookUpReal(Name);
     Cache.store(F, std::memory_order_release);
   }
   return F;
