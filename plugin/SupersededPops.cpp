@@ -40,7 +40,7 @@ class DepthStoreAnalysis {
 public:
   explicit DepthStoreAnalysis(const StaticDepths &Static) : Static(Static) {}
   bool superseded(CallBase &Pop);
-  bool depthStoreGoes(CallBase &Push, unsigned &Work);
+  std::optional<unsigned> workUntilPublished(CallBase &Push);
 
 private:
   std::optional<Place> placeOfPush(Value *V) const;
@@ -163,21 +163,22 @@ std::optional<NextMarker> DepthStoreAnalysis::pushAbove(CallBase &Push) const {
   return Next;
 }
 
-/// Whether \p Push's depth store goes: the push right above it publishes
+/// Where \p Push's depth store goes (the push right above it publishes
 /// both slots, within MaxWorkBetween of the program's instructions counted
-/// to the depth store that stays. \p Work: those instructions.
-bool DepthStoreAnalysis::depthStoreGoes(CallBase &Push, unsigned &Work) {
-  if (Published.try_emplace(&Push, std::nullopt).second) {
-    if (std::optional<NextMarker> Above = pushAbove(Push)) {
-      unsigned AboveWork; // 0 where its own depth store stays
-      depthStoreGoes(*Above->Marker, AboveWork);
-      if (Above->Work + AboveWork <= MaxWorkBetween)
-        Published[&Push] = Above->Work + AboveWork;
-    }
+/// to the depth store that stays): those instructions; none where it stays.
+std::optional<unsigned> DepthStoreAnalysis::workUntilPublished(CallBase &Push) {
+  auto [It, New] = Published.try_emplace(&Push, std::nullopt);
+  if (!New)
+    return It->second;
+  std::optional<unsigned> Work;
+  if (std::optional<NextMarker> Above = pushAbove(Push)) {
+    unsigned Total =
+        Above->Work + workUntilPublished(*Above->Marker).value_or(0);
+    if (Total <= MaxWorkBetween)
+      Work = Total;
   }
-  std::optional<unsigned> Found = Published.lookup(&Push);
-  Work = Found.value_or(0);
-  return Found.has_value();
+  Published[&Push] = Work;
+  return Work;
 }
 
 SmallPtrSet<CallBase *, 8>
@@ -196,9 +197,8 @@ spinelprof::supersededPushDepths(ArrayRef<CallBase *> Pushes,
                                  const StaticDepths &Static) {
   DepthStoreAnalysis Analysis(Static);
   SmallPtrSet<CallBase *, 8> Unstored;
-  unsigned Work = 0;
   for (CallBase *Push : Pushes)
-    if (Analysis.depthStoreGoes(*Push, Work))
+    if (Analysis.workUntilPublished(*Push).has_value())
       Unstored.insert(Push);
   return Unstored;
 }
