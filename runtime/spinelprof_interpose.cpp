@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #undef _FORTIFY_SOURCE
 #include "spinelprof_interpose.h"
+#include "spinelprof_scratch.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -168,9 +169,31 @@ struct ThreadStart {
 };
 } // namespace
 
+/// Start records of threads being created: a fixed pool, then mmap, never
+/// malloc, so that a profiled program's heap is an unprofiled run's after
+/// its threads start too (a 16-byte record moved every later object).
+static constexpr unsigned StartPoolSize = 64;
+static ThreadStart StartPool[StartPoolSize];
+static std::atomic<bool> StartPoolTaken[StartPoolSize];
+
+static ThreadStart *takeThreadStart() {
+  for (unsigned I = 0; I < StartPoolSize; ++I)
+    if (!StartPoolTaken[I].load(std::memory_order_relaxed) &&
+        !StartPoolTaken[I].exchange(true, std::memory_order_acquire))
+      return &StartPool[I];
+  return static_cast<ThreadStart *>(scratchAlloc(sizeof(ThreadStart)));
+}
+
+static void releaseThreadStart(ThreadStart *S) {
+  if (S >= StartPool && S < StartPool + StartPoolSize)
+    StartPoolTaken[S - StartPool].store(false, std::memory_order_release);
+  else
+    scratchFree(S);
+}
+
 static void *threadTrampoline(void *P) {
   ThreadStart S = *static_cast<ThreadStart *>(P);
-  free(P);
+  releaseThreadStart(static_cast<ThreadStart *>(P));
   const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
   if (H)
     H->threadStarted();
@@ -262,13 +285,13 @@ SPINELPROF_INTERPOSE int pthread_create(pthread_t *Thread,
   const InterposeHooks *H = Hooks.load(std::memory_order_acquire);
   if (!H)
     return realPthreadCreate(Thread, Attr, Start, Arg);
-  auto *S = static_cast<ThreadStart *>(malloc(sizeof(ThreadStart)));
+  ThreadStart *S = takeThreadStart();
   if (!S)
     return realPthreadCreate(Thread, Attr, Start, Arg);
   *S = {Start, Arg};
   int Err = realPthreadCreate(Thread, Attr, threadTrampoline, S);
   if (Err)
-    free(S);
+    releaseThreadStart(S);
   return Err;
 }
 
