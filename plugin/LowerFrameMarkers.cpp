@@ -28,12 +28,17 @@
 //   push(@desc):     store volatile @desc, %rslot + k    ; k < SINK_SLOTS
 //                    store volatile %r + k + 1, depth
 //                    (uses of the marker's result: %r + k)
+//   its pop(%d):     store volatile %r + k, depth   ; the add at the pop
 //
 // the same slot and depth as the load would give (every call returns with
 // the depth it was called with, so within one function only its own
 // markers move it), except past the capacity, where both are sinks.
 // StaticDepths finds these pushes by a dataflow over the markers; in a
-// large function (StaticDepths.h) only within a block.
+// large function (StaticDepths.h) only within a block. The pop's add is
+// made where the pop is, and adds nothing uses are deleted: instruction
+// selection merges equal adds of a block, and one made at the push and
+// used after a call holds a callee-saved register across it (bm_gcbench's
+// make_tree: `Node.new`'s frame, around sp_gc_alloc's, kept two).
 //
 // Every load and store of the stack carries a TBAA type of its own.
 //
@@ -107,10 +112,13 @@ private:
     Value *Slot;
     Value *Next;
   };
-  /// A push as lowered: the depth its uses get, and its frame.
+  /// A push as lowered: the depth its uses get, and its frame; a nested
+  /// push's root depth and level, from which its pops compute the depth.
   struct LoweredPush {
     Value *Depth;
     PushedFrame Frame;
+    Value *RootDepth = nullptr;
+    unsigned Level = 0;
   };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
@@ -276,8 +284,8 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                                                    Level, "spinelprof.slot");
   Nested.Next =
       B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
-  return {Depth,
-          emitPushStores(B, Stack, Desc, Depth, &Nested, StoreDepth)};
+  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested, StoreDepth),
+          RootDepth, Level};
 }
 
 DenseMap<CallBase *, MarkerLowering::LoweredPush>
@@ -361,6 +369,11 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     if (IsPop && Large)
       storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
                    Align(4));
+    else if (IsPop && It != Lowered.end() && It->second.Level > 0)
+      storeToStack(B,
+                   B.CreateAdd(It->second.RootDepth,
+                               B.getInt32(It->second.Level), "spinelprof.depth"),
+                   Stack, Align(4));
     else if (IsPop)
       storeToStack(B, Depth, Stack, Align(4));
     else
@@ -372,6 +385,17 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     Call->replaceAllUsesWith(Lowering.Depth);
     Call->eraseFromParent();
   }
+  // Depths computed for a use that went (a pop that computes its own, a
+  // depth store left to the push above): instruction selection would
+  // merge such an add with the pop's and keep it live across the calls
+  // in between.
+  SmallPtrSet<Instruction *, 16> Unused; // a level-1 depth is its root's next
+  for (auto &[Call, Lowering] : Lowered)
+    for (Value *V : {Lowering.Depth, Lowering.Frame.Next})
+      if (auto *Add = dyn_cast<BinaryOperator>(V); Add && Add->use_empty())
+        Unused.insert(Add);
+  for (Instruction *Add : Unused)
+    Add->eraseFromParent();
 }
 
 } // namespace

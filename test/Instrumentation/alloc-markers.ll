@@ -72,7 +72,8 @@ done:
 ; LOWERED:         store volatile ptr @__spinelprof_desc.sp_Foo_new, ptr
 ; LOWERED-NEXT:    store volatile i32
 ; LOWERED-NEXT:    {{.*}} = {{.*}}call {{.*}}@malloc.spinelprof_site(i64 {{.*}}24, i64 24, ptr {{(nonnull )?}}@__spinelprof_alloc_type.Foo)
-; LOWERED-NEXT:    store volatile i32
+; LOWERED-NEXT:    [[POP:%.*]] = add i32 {{%.*}}, 1
+; LOWERED-NEXT:    store volatile i32 [[POP]]
 ; LOWERED:         br i1 {{.*}}, label %loop, label %done
 
 define ptr @sp_pick(i1 %c) {

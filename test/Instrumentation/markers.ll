@@ -81,7 +81,9 @@ done:
 ; LOWERED-NEXT:    [[NEXTX:%.*]] = add i32 [[D]], 2
 ; LOWERED-NEXT:    store volatile ptr @__spinelprof_desc.sp_Foo_x, ptr [[SLOTX]]
 ; LOWERED-NEXT:    store volatile i32 [[NEXTX]], ptr [[STACK]], align 4
-; LOWERED-NEXT:    store volatile i32 [[DX]], ptr [[STACK]], align 4
+; Its pop adds its level to sp_sum's depth where it stands (nested-depths.ll).
+; LOWERED-NEXT:    [[POPX:%.*]] = add i32 [[D]], 1
+; LOWERED-NEXT:    store volatile i32 [[POPX]], ptr [[STACK]], align 4
 ; LOWERED:       done:
 ; LOWERED-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4
 ; LOWERED-NEXT:    ret i64

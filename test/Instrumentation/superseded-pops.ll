@@ -48,7 +48,8 @@ define i32 @three_between(i32 %x) {
 }
 ; CHECK-LABEL: define i32 @three_between(
 ; CHECK:         call void @work()
-; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    %y = add i32 %x, 1
 ; CHECK:         %w = sub i32 %z, %x
 ; CHECK-NEXT:    store volatile i32 %a, ptr
@@ -72,7 +73,8 @@ define void @siblings() {
 ; CHECK:         store volatile ptr @desc, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
 ; CHECK-NEXT:    call void @work()
-; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    store volatile i32 %a, ptr
 
@@ -102,7 +104,8 @@ right:
 ; CHECK-NOT:     store
 ; CHECK:         store volatile ptr @desc, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
-; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    br i1 %c
 ; CHECK:       left:
 ; CHECK-NEXT:    store volatile i32 %a, ptr
@@ -121,7 +124,8 @@ define void @call_between() {
 ; CHECK-LABEL: define void @call_between(
 ; CHECK-COUNT-2: store volatile ptr @desc
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
-; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    store volatile i32 %a, ptr
 
@@ -163,7 +167,8 @@ define void @before_repush() {
 }
 ; CHECK-LABEL: define void @before_repush(
 ; CHECK:         call void @work()
-; CHECK-NEXT:    store volatile i32 %spinelprof.next, ptr
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    store volatile ptr @desc, ptr
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next, ptr
 ; CHECK-NEXT:    call void @work()
@@ -190,7 +195,8 @@ define void @pops_then_push() {
 }
 ; CHECK-LABEL: define void @pops_then_push(
 ; CHECK:         call void @work()
-; CHECK-NEXT:    store volatile i32 %1, ptr
+; CHECK-NEXT:    [[C:%.*]] = add i32 %a, 2
+; CHECK-NEXT:    store volatile i32 [[C]], ptr
 ; CHECK-NEXT:    %spinelprof.slot5 = getelementptr inbounds ptr, ptr %spinelprof.slot, i32 1
 ; CHECK-NEXT:    %spinelprof.next6 = add i32 %a, 2
 ; CHECK-NEXT:    store volatile ptr @desc, ptr %spinelprof.slot5
