@@ -372,7 +372,8 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     else if (IsPop && It != Lowered.end() && It->second.Level > 0)
       storeToStack(B,
                    B.CreateAdd(It->second.RootDepth,
-                               B.getInt32(It->second.Level), "spinelprof.depth"),
+                               B.getInt32(It->second.Level),
+                               "spinelprof.depth"),
                    Stack, Align(4));
     else if (IsPop)
       storeToStack(B, Depth, Stack, Align(4));
