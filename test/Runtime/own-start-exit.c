@@ -24,6 +24,12 @@
 // counts when the thread ran through its instant (quiet, 2-5); the
 // 100 kHz run keeps catching the bias.
 //
+// Under ASan the program's exit path (the sanitizer's own teardown, after
+// main's frame: "[unknown]") is longer still: on 2026-11-30, quiet, 2-15
+// samples in 50 runs at 20 kHz (16 and 19 under lit -j2, over 15) and
+// 16-33 at 100 kHz. Its bounds are 30 and 60, the latter still under
+// two thirds of the unsanitized bias.
+//
 // UNSUPPORTED: tsan
 // (TSan holds a signal back to its next interceptor, the exit hook's
 // pthread_sigmask among them, and delivers it there.)
@@ -31,12 +37,12 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -I%include -I%inputs %s %rtlib -o %t/app
 // RUN: env SPINEL_PROFILE_HZ=20000 SPINEL_PROFILE_QUIET=1 \
-// RUN:     %python %inputs/samples_over_runs.py 50 15 %t %t/app | FileCheck %s --check-prefix=AT20K
+// RUN:     %python %inputs/samples_over_runs.py 50 %if asan %{30%} %else %{15%} %t %t/app | FileCheck %s
 // RUN: env SPINEL_PROFILE_HZ=100000 SPINEL_PROFILE_QUIET=1 \
-// RUN:     %python %inputs/samples_over_runs.py 50 30 %t %t/app | FileCheck %s
+// RUN:     %python %inputs/samples_over_runs.py 50 %if asan %{60%} %else %{30%} %t %t/app | FileCheck %s
 //
-// AT20K: ok: {{[0-9]|1[0-5]}} samples in 50 runs
-// CHECK: ok: {{[0-9]|[12][0-9]|30}} samples in 50 runs
+// (samples_over_runs.py prints "too many" above the bound.)
+// CHECK: ok: {{[0-9]+}} samples in 50 runs
 
 #include "manual_frames.h"
 
