@@ -122,6 +122,18 @@ private:
   };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
+  /// Lowers a pop (the depth it restores: its push's, or for a nested
+  /// push's, its root's + the level, added here) or a re-push (its push's
+  /// stores again).
+  void lowerPopOrRepush(CallBase *Call,
+                        const DenseMap<CallBase *, LoweredPush> &Lowered,
+                        bool Large, Value *Stack);
+  /// Deletes the depths computed for a use that went (a pop that computes
+  /// its own, a depth store left to the push above): instruction selection
+  /// would merge such an add with the pop's and keep it live across the
+  /// calls in between.
+  static void
+  eraseUnusedDepths(const DenseMap<CallBase *, LoweredPush> &Lowered);
   /// Lowers \p Pushes, in an order where each follows its dominators;
   /// \p Static tells which stand on another.
   /// \p Unstored: pushes that store their slot only (the push above them
@@ -316,11 +328,10 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
   return Lowered;
 }
 
-void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
-                                   FunctionAnalysisManager &FAM) {
-  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  auto &LI = FAM.getResult<LoopAnalysis>(F);
-  // Code that never runs needs no frame.
+/// Deletes the markers in blocks that never run (code that never runs
+/// needs no frame); returns the others.
+static SmallVector<CallBase *, 8> reachableMarkers(ArrayRef<CallBase *> All,
+                                                   DominatorTree &DT) {
   SmallVector<CallBase *, 8> Markers;
   for (CallBase *Call : All) {
     if (DT.isReachableFromEntry(Call->getParent())) {
@@ -330,6 +341,14 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
     Call->eraseFromParent();
   }
+  return Markers;
+}
+
+void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
+                                   FunctionAnalysisManager &FAM) {
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  SmallVector<CallBase *, 8> Markers = reachableMarkers(All, DT);
   if (Markers.empty())
     return;
   Value *Stack = emitStackAddress(stackAddressPoint(Markers, DT, LI));
@@ -355,41 +374,44 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   DenseMap<CallBase *, LoweredPush> Lowered =
       lowerPushes(Pushes, Static, Unstored, Stack);
   for (CallBase *Call : Others) {
-    IRBuilder<> B(Call);
-    bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
-    if (Superseded.contains(Call)) {
-      Call->eraseFromParent();
-      continue;
-    }
-    Value *Depth = Call->getArgOperand(IsPop ? 0 : 1);
-    auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
-                                   : Lowered.end();
-    if (It != Lowered.end())
-      Depth = It->second.Depth;
-    if (IsPop && Large)
-      storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
-                   Align(4));
-    else if (IsPop && It != Lowered.end() && It->second.Level > 0)
-      storeToStack(B,
-                   B.CreateAdd(It->second.RootDepth,
-                               B.getInt32(It->second.Level),
-                               "spinelprof.depth"),
-                   Stack, Align(4));
-    else if (IsPop)
-      storeToStack(B, Depth, Stack, Align(4));
-    else
-      emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
-                     It == Lowered.end() ? nullptr : &It->second.Frame);
+    if (!Superseded.contains(Call))
+      lowerPopOrRepush(Call, Lowered, Large, Stack);
     Call->eraseFromParent();
   }
   for (auto &[Call, Lowering] : Lowered) {
     Call->replaceAllUsesWith(Lowering.Depth);
     Call->eraseFromParent();
   }
-  // Depths computed for a use that went (a pop that computes its own, a
-  // depth store left to the push above): instruction selection would
-  // merge such an add with the pop's and keep it live across the calls
-  // in between.
+  eraseUnusedDepths(Lowered);
+}
+
+void MarkerLowering::lowerPopOrRepush(
+    CallBase *Call, const DenseMap<CallBase *, LoweredPush> &Lowered,
+    bool Large, Value *Stack) {
+  IRBuilder<> B(Call);
+  bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
+  Value *Depth = Call->getArgOperand(IsPop ? 0 : 1);
+  auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
+                                 : Lowered.end();
+  if (It != Lowered.end())
+    Depth = It->second.Depth;
+  if (IsPop && Large)
+    storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
+                 Align(4));
+  else if (IsPop && It != Lowered.end() && It->second.Level > 0)
+    storeToStack(B,
+                 B.CreateAdd(It->second.RootDepth,
+                             B.getInt32(It->second.Level), "spinelprof.depth"),
+                 Stack, Align(4));
+  else if (IsPop)
+    storeToStack(B, Depth, Stack, Align(4));
+  else
+    emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
+                   It == Lowered.end() ? nullptr : &It->second.Frame);
+}
+
+void MarkerLowering::eraseUnusedDepths(
+    const DenseMap<CallBase *, LoweredPush> &Lowered) {
   SmallPtrSet<Instruction *, 16> Unused; // a level-1 depth is its root's next
   for (auto &[Call, Lowering] : Lowered)
     for (Value *V : {Lowering.Depth, Lowering.Frame.Next})

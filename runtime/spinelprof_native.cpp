@@ -235,11 +235,19 @@ long appendBuildId(Buffer &Pool, const struct dl_phdr_info *Info) {
   return Pool.appendString("", 0);
 }
 
-/// Adds the function symbols of one ELF image (a whole file, or the vDSO in
-/// memory) loaded at Base. Every offset is checked against Size. Returns
-/// true when they came from a .symtab (all functions, static ones too).
-bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
-                long File, bool IsMain) {
+/// An ELF image's function symbols: its .symtab, else its .dynsym, with the
+/// string table they name, every offset checked against the image's size.
+struct SymbolTable {
+  const ElfW(Sym) *Symbols = nullptr;
+  size_t Count = 0;
+  const char *Strings = nullptr;
+  size_t StringsSize = 0;
+  bool FromSymtab = false; // all functions, static ones too
+};
+
+/// Finds Image's symbol table (Image: Size bytes). Returns false when it is
+/// not a 64-bit ELF image with a well-formed one.
+bool findSymbolTable(const char *Image, size_t Size, SymbolTable &T) {
   if (Size < sizeof(ElfW(Ehdr)) || memcmp(Image, ELFMAG, SELFMAG) != 0)
     return false;
   const auto *Header = reinterpret_cast<const ElfW(Ehdr) *>(Image);
@@ -254,7 +262,7 @@ bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
   for (unsigned I = 0; I < Header->e_shnum; ++I)
     if (Sections[I].sh_type == SHT_SYMTAB)
       Symbols = &Sections[I];
-  bool FromSymtab = Symbols != nullptr;
+  T.FromSymtab = Symbols != nullptr;
   if (!Symbols)
     for (unsigned I = 0; I < Header->e_shnum; ++I)
       if (Sections[I].sh_type == SHT_DYNSYM)
@@ -267,54 +275,72 @@ bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
   if (Strings.sh_offset > Size || Strings.sh_size > Size - Strings.sh_offset ||
       Strings.sh_size == 0)
     return false;
-  const char *StringData = Image + Strings.sh_offset;
+  T.Strings = Image + Strings.sh_offset;
+  T.StringsSize = Strings.sh_size;
   // The string table must end in a NUL for strchr/strlen to stay inside.
-  if (StringData[Strings.sh_size - 1] != '\0')
+  if (T.Strings[T.StringsSize - 1] != '\0')
     return false;
-  const auto *Syms =
-      reinterpret_cast<const ElfW(Sym) *>(Image + Symbols->sh_offset);
-  size_t Count = Symbols->sh_size / sizeof(ElfW(Sym));
+  T.Symbols = reinterpret_cast<const ElfW(Sym) *>(Image + Symbols->sh_offset);
+  T.Count = Symbols->sh_size / sizeof(ElfW(Sym));
+  return true;
+}
+
+/// Adds symbol S of table T (an image loaded at Base) when it is a defined
+/// function: its range, and its name: the executable's own descriptor's, or
+/// "[native] " and the symbol's. Returns false when the table is full.
+bool addSymbol(Builder &B, const SymbolTable &T, const ElfW(Sym) &S,
+               uintptr_t Base, long File, bool IsMain) {
+  unsigned Type = ELF64_ST_TYPE(S.st_info);
+  if ((Type != STT_FUNC && Type != STT_GNU_IFUNC) || S.st_shndx == SHN_UNDEF ||
+      S.st_value == 0 || S.st_size == 0 || S.st_name >= T.StringsSize)
+    return true;
+  const char *SymbolName = T.Strings + S.st_name;
+  size_t Length = baseNameLength(SymbolName);
+  if (Length == 0)
+    return true;
+  auto *R = static_cast<PendingRange *>(B.Functions.grow(sizeof(PendingRange)));
+  if (!R)
+    return false;
+  R->Start = Base + S.st_value;
+  R->End = R->Start + S.st_size;
+  R->File = File;
+  unsigned Binding = ELF64_ST_BIND(S.st_info);
+  R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
+  R->Own = nullptr;
+  R->Path = R->BuildId = -1;
+  R->Bias = 0;
+  if (const spinelprof_frame_descriptor *D =
+          findDescriptor(B, SymbolName, Length)) {
+    // A PC-named leaf is one of the executable's own functions: a
+    // library's function of the same name stays native.
+    if (!isPcNamed(D) || IsMain) {
+      R->Name = -1;
+      R->Own = isPcNamed(D) ? D : nullptr;
+      return true;
+    }
+  }
   static const char Prefix[] = "[native] ";
   char Name[256];
-  for (size_t I = 1; I < Count; ++I) {
-    const ElfW(Sym) &S = Syms[I];
-    unsigned Type = ELF64_ST_TYPE(S.st_info);
-    if ((Type != STT_FUNC && Type != STT_GNU_IFUNC) ||
-        S.st_shndx == SHN_UNDEF || S.st_value == 0 || S.st_size == 0 ||
-        S.st_name >= Strings.sh_size)
-      continue;
-    const char *SymbolName = StringData + S.st_name;
-    size_t Length = baseNameLength(SymbolName);
-    if (Length == 0)
-      continue;
-    auto *R = static_cast<PendingRange *>(B.Functions.grow(sizeof(PendingRange)));
-    if (!R)
+  if (Length > sizeof(Name) - sizeof(Prefix))
+    Length = sizeof(Name) - sizeof(Prefix);
+  memcpy(Name, Prefix, sizeof(Prefix) - 1);
+  memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
+  R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
+  return true;
+}
+
+/// Adds the function symbols of one ELF image (a whole file, or the vDSO in
+/// memory) loaded at Base. Every offset is checked against Size. Returns
+/// true when they came from a .symtab (all functions, static ones too).
+bool addSymbols(Builder &B, const char *Image, size_t Size, uintptr_t Base,
+                long File, bool IsMain) {
+  SymbolTable T;
+  if (!findSymbolTable(Image, Size, T))
+    return false;
+  for (size_t I = 1; I < T.Count; ++I)
+    if (!addSymbol(B, T, T.Symbols[I], Base, File, IsMain))
       return false;
-    R->Start = Base + S.st_value;
-    R->End = R->Start + S.st_size;
-    R->File = File;
-    unsigned Binding = ELF64_ST_BIND(S.st_info);
-    R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
-    R->Own = nullptr;
-    R->Path = R->BuildId = -1;
-    R->Bias = 0;
-    if (const spinelprof_frame_descriptor *D =
-            findDescriptor(B, SymbolName, Length)) {
-      // A PC-named leaf is one of the executable's own functions: a
-      // library's function of the same name stays native.
-      if (!isPcNamed(D) || IsMain) {
-        R->Name = -1;
-        R->Own = isPcNamed(D) ? D : nullptr;
-        continue;
-      }
-    }
-    if (Length > sizeof(Name) - sizeof(Prefix))
-      Length = sizeof(Name) - sizeof(Prefix);
-    memcpy(Name, Prefix, sizeof(Prefix) - 1);
-    memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
-    R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
-  }
-  return FromSymtab;
+  return T.FromSymtab;
 }
 
 /// Maps Path read-only and adds its symbols. Returns true when they came

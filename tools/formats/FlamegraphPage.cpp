@@ -390,17 +390,13 @@ std::string renderFlamegraphPage(const Profile &P, const FlamegraphOptions &Opti
   return fillTemplate(Title, Data, T, TimelineEvents);
 }
 
-std::string renderDiffPage(const Profile &Before, const Profile &After,
-                           const FlamegraphOptions &Options) {
-  CallTree T = buildCallTree(After);
-  std::vector<std::string> TimelineEvents;
-  Json Data = profileJson(After, T, TimelineEvents);
-  // A comparison has no one time axis.
-  Data.erase("timeline");
-  TimelineEvents.clear();
-
-  // Before's totals by name path, looked up along After's tree: a frame is
-  // "the same" in both when its whole path of names from the root is.
+/// Before's total under each node of After's call tree T (0 where Before
+/// has no such frame), the root's first: a frame is "the same" in both when
+/// its whole path of names from the root is.
+static std::vector<uint64_t> beforeTotalsAlong(const Profile &Before,
+                                               const Profile &After,
+                                               const CallTree &T) {
+  // Before's tree by name path: (parent node, name id) -> node.
   std::unordered_map<std::string, uint32_t> NameId;
   auto IdOf = [&NameId](const std::string &Name) {
     return NameId.emplace(Name, static_cast<uint32_t>(NameId.size())).first->second;
@@ -424,9 +420,11 @@ std::string renderDiffPage(const Profile &Before, const Profile &After,
       BeforeTotal[Node] += S.Count;
     }
   }
-  std::vector<int64_t> BeforeOfAfter(T.Depth.size(), -1);
+  // Looked up along After's tree, depth first: Path holds the Before node
+  // of each ancestor (-1: none).
+  std::vector<uint64_t> Totals(T.Depth.size(), 0);
   std::vector<int64_t> Path{0};
-  BeforeOfAfter[0] = 0;
+  Totals[0] = BeforeTotal[0];
   for (size_t N = 1; N < T.Depth.size(); ++N) {
     Path.resize(T.Depth[N]);
     int64_t Parent = Path.back();
@@ -438,14 +436,27 @@ std::string renderDiffPage(const Profile &Before, const Profile &After,
         Mapped = It->second;
     }
     Path.push_back(Mapped);
-    BeforeOfAfter[N] = Mapped;
+    Totals[N] = Mapped < 0 ? 0 : BeforeTotal[Mapped];
   }
+  return Totals;
+}
+
+std::string renderDiffPage(const Profile &Before, const Profile &After,
+                           const FlamegraphOptions &Options) {
+  CallTree T = buildCallTree(After);
+  std::vector<std::string> TimelineEvents;
+  Json Data = profileJson(After, T, TimelineEvents);
+  // A comparison has no one time axis.
+  Data.erase("timeline");
+  TimelineEvents.clear();
+
+  std::vector<uint64_t> Totals = beforeTotalsAlong(Before, After, T);
   Json Base = Json::array();
-  for (int64_t M : BeforeOfAfter)
-    Base.push_back(M < 0 ? 0 : BeforeTotal[M]);
+  for (uint64_t V : Totals)
+    Base.push_back(V);
   Data["mode"] = "diff";
   Data["icicle"] = Options.Icicle;
-  Data["before"] = {{"source", Before.SourcePath}, {"total", BeforeTotal[0]},
+  Data["before"] = {{"source", Before.SourcePath}, {"total", Totals[0]},
                     {"nodeTotal", std::move(Base)}};
   std::string Title = Options.Title.empty()
                           ? Before.SourcePath + " \u2192 " + After.SourcePath
