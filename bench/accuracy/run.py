@@ -479,7 +479,8 @@ def report_case(case, results, args, tools):
     return summary
 
 
-def main():
+def parse_args():
+    """The command line, its defaults filled in; None after --list."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', default=os.environ.get('SPINELPROF_BUILD', os.path.join(ROOT, 'build')),
                     help='a built spinelprof tree (default: ./build)')
@@ -504,7 +505,7 @@ def main():
     if args.list:
         for c in CASES:
             print(f'{c.name:16} {c.source:16} {c.about}')
-        return 0
+        return None
     args.seconds = args.seconds or (1.0 if args.quick else 20.0)
     args.runs = args.runs or (1 if args.quick else 5)
     args.trials = args.trials or (50 if args.quick else 200)
@@ -519,14 +520,16 @@ def main():
     for n in args.case:
         if n not in names:
             ap.error(f'unknown case {n} (--list)')
-    cases = [c for c in CASES if not args.case or c.name in args.case]
+    args.cases = [c for c in CASES if not args.case or c.name in args.case]
     args.spinel_prof = os.path.join(args.build, 'bin', 'spinel-prof')
     if not os.path.exists(args.spinel_prof):
         fail(f'{args.spinel_prof} not found (build first, or --build DIR)')
     args.clang = args.clang or read_cache(args.build, 'SPINELPROF_CLANG') or 'clang'
-    work = args.reread or args.keep or tempfile.mkdtemp(prefix='spinelprof-accuracy-')
-    os.makedirs(work, exist_ok=True)
+    return args
 
+
+def print_header(args, work):
+    """What the run measures with, and gperftools' part. Returns the tools run."""
     tools = ['spinelprof']
     gp_note = 'not run (--no-gperftools)'
     if not args.no_gperftools:
@@ -547,12 +550,11 @@ def main():
           + (f'; env {" ".join(f"{k}={v}" for k, v in args.env.items())}' if args.env else ''))
     print(f'  {"gperftools:":16} {gp_note}')
 
-    summaries = []
-    for case in cases:
-        bins = build_case(case, args, work, 'gperftools' in tools)
-        results = run_case(case, bins, args, work, tools)
-        summaries.append((case, report_case(case, results, args, tools)))
+    return tools
 
+
+def print_summary(args, summaries, tools):
+    """The summary table: each case's error against its target and gperftools'."""
     print(f'\nsummary ({args.hz} Hz, {args.seconds:g} s, median of {args.runs} run{"s" if args.runs > 1 else ""};'
           ' target: spinelprof <= max(0.5, 1.2 x perfect) and <= gperftools)')
     head = f'  {"case":15} {"samples":>8} {"perfect":>8} {"target":>7} {"spinelprof":>10} {"by " + ("count" if args.by == "weight" else "weight"):>9}'
@@ -576,6 +578,21 @@ def main():
     print(f'  {"":15} (pp; "perfect": median max error of a perfect sampler at the samples delivered;')
     print(f'  {"":15} "perfect misses": the chance that its median of {args.runs} exceeds the target)')
     print(f'  a perfect sampler would meet all {len(summaries)} targets with probability {all_met:.2f}')
+
+
+def main():
+    args = parse_args()
+    if args is None:
+        return 0
+    work = args.reread or args.keep or tempfile.mkdtemp(prefix='spinelprof-accuracy-')
+    os.makedirs(work, exist_ok=True)
+    tools = print_header(args, work)
+    summaries = []
+    for case in args.cases:
+        bins = build_case(case, args, work, 'gperftools' in tools)
+        results = run_case(case, bins, args, work, tools)
+        summaries.append((case, report_case(case, results, args, tools)))
+    print_summary(args, summaries, tools)
     if not args.keep and not args.reread:
         shutil.rmtree(work, ignore_errors=True)
     else:

@@ -748,77 +748,17 @@ class Bench:
         if not self.gperftools:
             log('gperftools not found (apt-get install libgoogle-perftools-dev): '
                 'variants gperftools and "at gperftools\' rate" skipped')
-        quick = self.args.quick
-        benches = []
-        only = self.args.only.split(',') if self.args.only else None
-        for rb_name, full, quick_args in SPINEL_BENCHMARKS:
-            if (quick and quick_args is None) or (only and rb_name[:-3] not in only):
-                continue
-            rb = os.path.join(home, 'benchmark', rb_name)
-            if not os.path.exists(rb):
-                log('spinel: %s not found: skipped' % rb)
-                continue
-            benches.append((rb_name[:-3], rb, quick_args if quick else full))
-        # Every binary first (the builds under test can be relinked by
-        # others meanwhile: the tool's time stamp is reported), then the runs.
-        builds = [('plain', self.clang), ('prof', '%s cc' % self.tool)]
-        if self.gperftools:
-            builds.append(('gperftools', '%s -Wl,--no-as-needed -lprofiler' % self.clang))
-        if self.baseline_tool:
-            builds.append(('base', '%s cc' % self.baseline_tool))
-        builds_used = [self.build] + ([os.path.dirname(os.path.dirname(self.baseline_tool))]
-                                      if self.baseline_tool else [])
-        stamps = {b: build_stamp(b) for b in builds_used}
         shifts = self.placement_shifts()
-        pads = {s: ' ' + placement_object(self.clang, self.path('spinel'), s)
-                for s in shifts if s is not None}
-        progs = []
-        for name, rb, args in benches:
-            if all(self.spinel_build(spinel, rb, self.spinel_binary(name, b, s), cc + pads.get(s, ''))
-                   for s in shifts for b, cc in builds):
-                progs.append((name, args))
-        for b, stamp in stamps.items():
-            if build_stamp(b) != stamp:
-                print('\n(warning: %s was relinked while the benchmarks were being built)' % b)
-        log('built %d Spinel benchmarks in %s' % (len(progs), self.path('spinel')))
-        # gperftools' delivered rate (samples / CPU s of a run of each
-        # benchmark; ~250 Hz where CPU timers fire on the 250 Hz tick): the
-        # rate of the spinel-prof variant compared with it.
-        self.gp_hz = 0
-        if self.gperftools:
-            samples = cpu = 0
-            for name, args in progs:
-                _, c, s, _ = self.spinel_run(name, 'gperftools', args, shifts[0])
-                samples += s or 0
-                cpu += c
-            self.gp_hz = int(round(samples / cpu)) if cpu > 0 and samples else 0
-            if not self.gp_hz:
-                log('gperftools wrote no samples: "at gperftools\' rate" skipped')
-            log('gperftools delivered %d Hz (%d samples, %.2f CPU s)' % (self.gp_hz, samples, cpu))
+        progs = self.build_spinel(spinel, self.spinel_benches(home), shifts)
+        self.gp_hz = self.gperftools_rate(progs, shifts[0]) if self.gperftools else 0
         variants = self.spinel_variants()
         if not self.gp_hz:
             variants = [v for v in variants if not v.endswith('ongp')]
-        results = {(p, v): [] for p, _ in progs for v in variants}
-        digests = {}
-        mismatches = []
-        loads = []
-        rounds = 1 if quick else self.args.rounds
+        rounds = 1 if self.args.quick else self.args.rounds
         placements = [shifts[rnd % len(shifts)] for rnd in range(rounds)]
         if rounds % len(shifts):
             log('%d rounds over %d placements: they weigh unequally' % (rounds, len(shifts)))
-        for rnd in range(rounds):
-            loads.append(os.getloadavg()[0])
-            log('spinel round %d/%d (load %.2f)' % (rnd + 1, rounds, loads[-1]))
-            for p, args in progs:
-                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
-                for v in order:
-                    w, c, s, digest = self.spinel_run(p, v, args, placements[rnd])
-                    results[(p, v)].append((w, c, s))
-                    digests.setdefault((p, rnd), {})[v] = digest
-                if len(set(digests[(p, rnd)].values())) != 1:
-                    mismatches.append('%s round %d: %s' % (p, rnd + 1, ', '.join(
-                        v for v, d in digests[(p, rnd)].items() if d != digests[(p, rnd)]['plain'])))
-        loads.append(os.getloadavg()[0])
+        results, mismatches, loads = self.run_spinel_rounds(progs, variants, placements)
         raw = self.path('spinel-results.json')
         with open(raw, 'w') as f:
             json.dump({'gperftools_hz': self.gp_hz, 'loads': loads,
@@ -832,6 +772,89 @@ class Bench:
               '(min %.2f, median %.2f, max %.2f; %d vCPUs); at the end (1, 5, 15 min): %s.' % (
                   ' '.join('%.2f' % l for l in loads), min(loads), median(loads), max(loads),
                   os.cpu_count(), ', '.join('%.2f' % l for l in os.getloadavg())))
+
+    def spinel_benches(self, home):
+        """(name, .rb path, arguments) of each benchmark of SPINEL_BENCHMARKS
+        that --quick and --only keep and SPINEL_HOME has."""
+        quick = self.args.quick
+        only = self.args.only.split(',') if self.args.only else None
+        benches = []
+        for rb_name, full, quick_args in SPINEL_BENCHMARKS:
+            if (quick and quick_args is None) or (only and rb_name[:-3] not in only):
+                continue
+            rb = os.path.join(home, 'benchmark', rb_name)
+            if not os.path.exists(rb):
+                log('spinel: %s not found: skipped' % rb)
+                continue
+            benches.append((rb_name[:-3], rb, quick_args if quick else full))
+        return benches
+
+    def build_spinel(self, spinel, benches, shifts):
+        """Builds every benchmark in each build at each placement, all before
+        any run (the builds under test can be relinked by others meanwhile:
+        the tool's time stamp is compared). Returns (name, arguments) of
+        those that built."""
+        builds = [('plain', self.clang), ('prof', '%s cc' % self.tool)]
+        if self.gperftools:
+            builds.append(('gperftools', '%s -Wl,--no-as-needed -lprofiler' % self.clang))
+        if self.baseline_tool:
+            builds.append(('base', '%s cc' % self.baseline_tool))
+        builds_used = [self.build] + ([os.path.dirname(os.path.dirname(self.baseline_tool))]
+                                      if self.baseline_tool else [])
+        stamps = {b: build_stamp(b) for b in builds_used}
+        pads = {s: ' ' + placement_object(self.clang, self.path('spinel'), s)
+                for s in shifts if s is not None}
+        progs = []
+        for name, rb, args in benches:
+            if all(self.spinel_build(spinel, rb, self.spinel_binary(name, b, s), cc + pads.get(s, ''))
+                   for s in shifts for b, cc in builds):
+                progs.append((name, args))
+        for b, stamp in stamps.items():
+            if build_stamp(b) != stamp:
+                print('\n(warning: %s was relinked while the benchmarks were being built)' % b)
+        log('built %d Spinel benchmarks in %s' % (len(progs), self.path('spinel')))
+        return progs
+
+    def gperftools_rate(self, progs, shift):
+        """gperftools' delivered rate (samples / CPU s over one run of each
+        benchmark; ~250 Hz where CPU timers fire on the 250 Hz tick), the
+        rate of the spinel-prof variant compared with it; 0 if it wrote no
+        samples."""
+        samples = cpu = 0
+        for name, args in progs:
+            _, c, s, _ = self.spinel_run(name, 'gperftools', args, shift)
+            samples += s or 0
+            cpu += c
+        hz = int(round(samples / cpu)) if cpu > 0 and samples else 0
+        if not hz:
+            log('gperftools wrote no samples: "at gperftools\' rate" skipped')
+        log('gperftools delivered %d Hz (%d samples, %.2f CPU s)' % (hz, samples, cpu))
+        return hz
+
+    def run_spinel_rounds(self, progs, variants, placements):
+        """Round r runs every benchmark in every variant at placement r, the
+        variants' order rotated each round. Returns the runs by (benchmark,
+        variant), the rounds whose outputs differ from plain's, and the load
+        average at each round's start and at the end."""
+        rounds = len(placements)
+        results = {(p, v): [] for p, _ in progs for v in variants}
+        digests = {}
+        mismatches = []
+        loads = []
+        for rnd in range(rounds):
+            loads.append(os.getloadavg()[0])
+            log('spinel round %d/%d (load %.2f)' % (rnd + 1, rounds, loads[-1]))
+            for p, args in progs:
+                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+                for v in order:
+                    w, c, s, digest = self.spinel_run(p, v, args, placements[rnd])
+                    results[(p, v)].append((w, c, s))
+                    digests.setdefault((p, rnd), {})[v] = digest
+                if len(set(digests[(p, rnd)].values())) != 1:
+                    mismatches.append('%s round %d: %s' % (p, rnd + 1, ', '.join(
+                        v for v, d in digests[(p, rnd)].items() if d != digests[(p, rnd)]['plain'])))
+        loads.append(os.getloadavg()[0])
+        return results, mismatches, loads
 
     def print_spinel(self, home, progs, variants, results, placements):
         rounds = len(placements)
@@ -850,6 +873,30 @@ class Bench:
             print('\nEach build is linked at %d code placements, its code moved by %s bytes '
                   '(`--placements`); round r runs placement r mod %d, every variant at the same.' % (
                       len(shifts), ', '.join(str(x) for x in shifts), len(shifts)))
+        ratio = self.print_median_tables(names, args, variants, results, rounds)
+        fastest = self.print_fastest(names, variants, results)
+        self.print_rates(names, variants, results)
+        cols = self.print_summary(names, variants, ratio, fastest)
+        # The targets on the paired ratios (paired.py): on this machine a
+        # process's run time moves by tens of percent, so a median's ratio
+        # can say "met" or "missed" where the noise says neither.
+        est = paired.print_table(results, names, variants, self.spinel_label, rounds)
+        paired.print_placements(results, names, ['off', DEFAULT_VARIANT], placements,
+                                self.spinel_label)
+        print('\nTargets (issue 17, wall, paired; a verdict needs %g standard errors): '
+              'off geomean <= %.2f; on at the default rate (%d Hz) geomean <= %.2f and each <= %.2f; '
+              'never above gperftools at its delivered rate.\n' % (
+                  paired.CONFIDENCE_SE, paired.OFF_GEOMEAN, DEFAULT_HZ, paired.ON_GEOMEAN,
+                  paired.ON_EACH))
+        for prefix, c in cols:
+            for line in paired.print_targets(results, names, est, self.spinel_label,
+                                             DEFAULT_VARIANT, prefix=prefix):
+                print('- %s: %s' % (c, line))
+
+    def print_median_tables(self, names, args, variants, results, rounds):
+        """The medians' tables, wall then CPU, ratio to plain, and their
+        noise. Returns the ratios: {0: wall, 1: CPU}, each by variant, one
+        per benchmark."""
         ratio = {0: {}, 1: {}}
         for which, title in ((0, 'Wall time'), (1, 'CPU time (user+sys)')):
             print('\n### %s, ratio to plain\n' % title)
@@ -875,6 +922,11 @@ class Bench:
             print('\nNoise: the range (max - min) of a benchmark\'s %d runs in one variant, as a '
                   'fraction of their median: median %.0f%%, largest %.0f%%.' % (
                       rounds, 100 * median(spreads), 100 * max(spreads)))
+        return ratio
+
+    def print_fastest(self, names, variants, results):
+        """The table of each variant's fastest wall time over plain's.
+        Returns those ratios by variant, one per benchmark."""
         # The fastest run of each: on a shared machine, contention only
         # adds time, so it is the figure least disturbed by other load (on
         # a VM whose run times are bimodal per process, the medians of 5
@@ -893,6 +945,10 @@ class Bench:
             ' %.3f |' % geomean(fastest[v]) for v in variants if v != 'plain'))
         print('| worst |' + ''.join(
             ' %s |' % self.worst(names, fastest[v]) for v in variants if v != 'plain'))
+        return fastest
+
+    def print_rates(self, names, variants, results):
+        """The delivered rate's table: samples in the profile / CPU s."""
         sampling = [v for v in variants if v not in ('plain', 'off', 'base-off')]
         print('\n### Delivered rate (samples in the profile / CPU s of the run), median\n')
         print('| benchmark |' + ''.join(' %s |' % self.spinel_label(v) for v in sampling))
@@ -903,8 +959,10 @@ class Bench:
                 hz = [r[2] / r[1] for r in results[(p, v)] if r[2] is not None and r[1] > 0]
                 row += ' %.0f |' % median(hz) if hz else ' - |'
             print(row)
-        # Summary: geomean and worst of each variant, this build and the
-        # baseline side by side.
+
+    def print_summary(self, names, variants, ratio, fastest):
+        """Each variant's geomean and worst, this build and the baseline side
+        by side. Returns the columns: (variant prefix, label)."""
         print('\n### Summary: ratio to plain, wall (CPU in brackets)\n')
         print('Medians as above; "fastest runs": the geometric mean over the benchmarks of '
               'the variant\'s fastest wall time / plain\'s fastest.\n')
@@ -929,21 +987,7 @@ class Bench:
                     self.worst(names, ratio[0][v]), self.worst(names, ratio[1][v]),
                     geomean(fastest[v]))
             print(row)
-        # The targets on the paired ratios (paired.py): on this machine a
-        # process's run time moves by tens of percent, so a median's ratio
-        # can say "met" or "missed" where the noise says neither.
-        est = paired.print_table(results, names, variants, self.spinel_label, rounds)
-        paired.print_placements(results, names, ['off', DEFAULT_VARIANT], placements,
-                                self.spinel_label)
-        print('\nTargets (issue 17, wall, paired; a verdict needs %g standard errors): '
-              'off geomean <= %.2f; on at the default rate (%d Hz) geomean <= %.2f and each <= %.2f; '
-              'never above gperftools at its delivered rate.\n' % (
-                  paired.CONFIDENCE_SE, paired.OFF_GEOMEAN, DEFAULT_HZ, paired.ON_GEOMEAN,
-                  paired.ON_EACH))
-        for prefix, c in cols:
-            for line in paired.print_targets(results, names, est, self.spinel_label,
-                                             DEFAULT_VARIANT, prefix=prefix):
-                print('- %s: %s' % (c, line))
+        return cols
 
     @staticmethod
     def worst(names, ratios):
@@ -997,7 +1041,8 @@ class Bench:
                 m['cpu+alloc'][0] / m['cpu'][0], 'ok' if alloc <= 1.05 else 'MISSED'))
 
 
-def main():
+def parse_args():
+    """The command line, its defaults filled in."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--build', default=os.path.join(SRC_ROOT, 'build'),
                     help='spinelprof build directory (default: %(default)s)')
@@ -1026,14 +1071,11 @@ def main():
         args.rounds = 2 if args.quick else 8
     if args.placements is None:
         args.placements = 1 if args.quick else 4
-    b = Bench(args)
-    skip = set(filter(None, args.skip.split(',')))
-    progs = args.only.split(',') if args.only else list(PROGRAMS)
-    variants = (BASE_VARIANTS + (['base'] if args.baseline else []) +
-                (LEVER_VARIANTS if args.levers else []))
-    if args.variants:
-        variants = ['plain'] + [v for v in args.variants.split(',') if v != 'plain']
-    started = time.time()
+    return args
+
+
+def print_header(b, args):
+    """What was measured: when, with what, on what, by which command."""
     print('# spinelprof overhead (%s, clang %s, %s mode, %d rounds)' % (
         time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), b.clang,
         'quick' if args.quick else 'full', args.rounds))
@@ -1044,6 +1086,19 @@ def main():
     print('Command: %s%s' % ('SPINEL_HOME=%s ' % shlex.quote(os.environ['SPINEL_HOME'])
                              if os.environ.get('SPINEL_HOME') else '',
                              ' '.join(shlex.quote(a) for a in sys.argv)))
+
+
+def main():
+    args = parse_args()
+    b = Bench(args)
+    skip = set(filter(None, args.skip.split(',')))
+    progs = args.only.split(',') if args.only else list(PROGRAMS)
+    variants = (BASE_VARIANTS + (['base'] if args.baseline else []) +
+                (LEVER_VARIANTS if args.levers else []))
+    if args.variants:
+        variants = ['plain'] + [v for v in args.variants.split(',') if v != 'plain']
+    started = time.time()
+    print_header(b, args)
     if 'programs' not in skip:
         b.build_all(progs, variants)
         results = b.run_programs(progs, variants)
