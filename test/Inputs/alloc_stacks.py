@@ -23,6 +23,21 @@ def decode(name):
             .replace('%25', '%'))
 
 
+def print_threads(sprof, doc):
+    """Each thread's objects and bytes, most objects first, checked against
+    what "threads" lists."""
+    per_thread = defaultdict(lambda: [0, 0])
+    for s in doc['samples']:
+        per_thread[s['thread']][0] += s['count']
+        per_thread[s['thread']][1] += s['bytes']
+    listed = {t['tid']: (t['samples'], t['bytes']) for t in doc['threads']}
+    for tid, (o, b) in sorted(per_thread.items(), key=lambda kv: -kv[1][0]):
+        if listed.get(tid) != (o, b):
+            sys.exit(f'{sprof}: thread {tid} lists {listed.get(tid)}, '
+                     f'its samples add up to {(o, b)}')
+        print(f'thread objects={o} bytes={b}')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('sprof')
@@ -59,16 +74,7 @@ def main():
                  f'sum of the counts {sum(objects.values())}')
 
     if args.by_thread:
-        per_thread = defaultdict(lambda: [0, 0])
-        for s in doc['samples']:
-            per_thread[s['thread']][0] += s['count']
-            per_thread[s['thread']][1] += s['bytes']
-        listed = {t['tid']: (t['samples'], t['bytes']) for t in doc['threads']}
-        for tid, (o, b) in sorted(per_thread.items(), key=lambda kv: -kv[1][0]):
-            if listed.get(tid) != (o, b):
-                sys.exit(f'{args.sprof}: thread {tid} lists {listed.get(tid)}, '
-                         f'its samples add up to {(o, b)}')
-            print(f'thread objects={o} bytes={b}')
+        print_threads(args.sprof, doc)
         return
     if not args.expect:
         for stack in sorted(objects):

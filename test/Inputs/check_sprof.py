@@ -65,32 +65,34 @@ def check_timeline(sprof, p, tids):
                 fail(f'{sprof}: timeline of {tid}: sample index {i} not its own')
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('folded')
-    ap.add_argument('--sprof')
-    args = ap.parse_args()
-    sprof = args.sprof or (args.folded[:-len('.folded')] if args.folded.endswith('.folded')
-                           else args.folded) + '.sprof'
-    raw = open(args.folded, 'rb').read()
+def check_folded(path):
+    """The folded file: "stack count" lines, no stack twice, sorted by
+    count, then stack text. Returns its bytes and its counts' sum."""
+    raw = open(path, 'rb').read()
     folded_total = 0
     seen = set()
     for n, line in enumerate(raw.split(b'\n')[:-1] if raw else [], 1):
         m = re.fullmatch(rb'(.+) ([1-9][0-9]*)', line)
         if not m:
-            fail(f'{args.folded}:{n}: not "stack count": {line!r}')
+            fail(f'{path}:{n}: not "stack count": {line!r}')
         if m.group(1) in seen:
-            fail(f'{args.folded}:{n}: stack repeated')
+            fail(f'{path}:{n}: stack repeated')
         seen.add(m.group(1))
         folded_total += int(m.group(2))
     if raw and not raw.endswith(b'\n'):
-        fail(f'{args.folded}: last line not terminated')
+        fail(f'{path}: last line not terminated')
     counts = [int(l.rsplit(b' ', 1)[1]) for l in raw.split(b'\n')[:-1]] if raw else []
     lines = [l.rsplit(b' ', 1) for l in raw.split(b'\n')[:-1]] if raw else []
     keys = [(-int(c), s) for s, c in lines]
     if keys != sorted(keys):
-        fail(f'{args.folded}: lines not sorted by count, then stack text')
+        fail(f'{path}: lines not sorted by count, then stack text')
 
+    return raw, folded_total
+
+
+def load_sprof(sprof, folded, raw):
+    """The .sprof's JSON, its keys of the right types and its folded object
+    naming FOLDED, RAW its bytes."""
     text = open(sprof, 'rb').read().decode('utf-8')  # must be UTF-8
     try:
         p = json.loads(text)
@@ -113,8 +115,13 @@ def main():
         fail(f'{sprof}: bad folded object {f}')
     if f['bytes'] != len(raw):
         fail(f'{sprof}: folded.bytes {f["bytes"]} but the folded file has {len(raw)}')
-    if os.path.abspath(f['path']) != os.path.abspath(args.folded):
-        fail(f'{sprof}: folded.path {f["path"]} is not {args.folded}')
+    if os.path.abspath(f['path']) != os.path.abspath(folded):
+        fail(f'{sprof}: folded.path {f["path"]} is not {folded}')
+    return p
+
+
+def check_frames(sprof, p):
+    """Each frame's keys and kind; a native address frame's fields."""
     frames = p['frames']
     for fr in frames:
         for k, ty in (('name', str), ('c_name', str), ('kind', str), ('file', str), ('line', int)):
@@ -127,6 +134,12 @@ def main():
                                    and isinstance(fr.get('address'), int)
                                    and re.fullmatch(r'[0-9a-f]*', fr.get('build_id', 'x'))):
             fail(f'{sprof}: native address frame {fr}')
+
+
+def check_samples(sprof, p):
+    """Each sample's keys and stack indexes, no (thread, stack) twice, every
+    frame used. Returns the counts' sum and the sampled threads."""
+    frames = p['frames']
     used = set()
     total = 0
     tids = set()
@@ -149,6 +162,12 @@ def main():
         tids.add(s['thread'])
     if used != set(range(len(frames))):
         fail(f'{sprof}: frames listed but not used: {set(range(len(frames))) - used}')
+    return total, tids
+
+
+def check_totals(sprof, p, folded_total, total, tids):
+    """The folded file, sample_count and the threads add up to the samples."""
+    f = p['folded']
     if f['unit'] == 'microseconds':
         # The folded file is in microseconds: each line the rounded sum of
         # its stacks' weights; lines rounding to 0 are left out.
@@ -166,8 +185,11 @@ def main():
         if t.get('samples') != sum(s['count'] for s in mine) or \
                 t.get('weight_ns') != sum(s['weight_ns'] for s in mine):
             fail(f'{sprof}: thread {t} does not add up its samples')
-    check_timeline(sprof, p, tids)
 
+
+def print_facts(p, total, tids):
+    """The facts FileCheck reads (the module's docstring)."""
+    frames = p['frames']
     print(f'ok: {total} samples, {len(p["samples"])} stacks, {len(frames)} frames, {len(tids)} threads')
     print(f'pid: {p["pid"]}')
     print(f'command: {json.dumps(p["command"])}')
@@ -181,6 +203,23 @@ def main():
     for k, v in p.items():
         if not isinstance(v, (list, dict)):
             print(f'field: {k} {v}')
+
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('folded')
+    ap.add_argument('--sprof')
+    args = ap.parse_args()
+    sprof = args.sprof or (args.folded[:-len('.folded')] if args.folded.endswith('.folded')
+                           else args.folded) + '.sprof'
+    raw, folded_total = check_folded(args.folded)
+    p = load_sprof(sprof, args.folded, raw)
+    check_frames(sprof, p)
+    total, tids = check_samples(sprof, p)
+    check_totals(sprof, p, folded_total, total, tids)
+    check_timeline(sprof, p, tids)
+    print_facts(p, total, tids)
 
 
 if __name__ == '__main__':

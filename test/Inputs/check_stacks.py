@@ -141,7 +141,7 @@ def show(frames, mark=None):
     return ';'.join(f'>>{f}<<' if i == mark else f for i, f in enumerate(frames))
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('folded')
     ap.add_argument('--rules', action='append', default=[], help='file with rule lines')
@@ -155,8 +155,11 @@ def main():
     ap.add_argument('--min-samples', type=int, default=0)
     ap.add_argument('--max-outside', type=float, default=5.0,
                     help='max %% of samples rooted at [unknown] (no frame)')
-    args = ap.parse_args()
+    return ap.parse_args()
 
+
+def rules_of(args):
+    """The rules of the rules files and the command line."""
     rules = Rules()
     for path in args.rules:
         rules.read(path, args.prefix or ['STACKS'])
@@ -165,62 +168,67 @@ def main():
         for v in values:
             rules.add(kind, v)
     rules.min_samples = max(rules.min_samples, args.min_samples)
+    return rules
 
-    stacks = read_folded(args.folded)
-    total = sum(c for _, c in stacks)
-    failures = []
 
-    def pct(n):
-        return 100.0 * n / total if total else 0.0
+def native(f):
+    return f.startswith('[native] ')
 
-    if total < rules.min_samples:
-        failures.append(f'only {total} samples, want >= {rules.min_samples}')
 
-    def native(f):
-        return f.startswith('[native] ')
+def view(frames, p_text):
+    """The stack as a rule sees it: without a final native leaf unless
+    the rule is about native frames."""
+    if '[native]' in p_text or len(frames) < 2 or not native(frames[-1]):
+        return frames
+    return frames[:-1]
 
-    def view(frames, p_text):
-        """The stack as a rule sees it: without a final native leaf unless
-        the rule is about native frames."""
-        if '[native]' in p_text or len(frames) < 2 or not native(frames[-1]):
-            return frames
-        return frames[:-1]
 
-    outside = sum(c for frames, c in stacks if frames[0] == '[unknown]')
-    if pct(outside) > args.max_outside:
-        failures.append(f'{outside} of {total} samples ({pct(outside):.1f}%) have no '
-                        f'frame ([unknown] root), want <= {args.max_outside:g}%')
+def broken_rules(frames, rules):
+    """(frame index, reason) of every ROOT, NEVER and EDGE rule the stack
+    breaks."""
+    why = []
+    is_outside = frames[0] == '[unknown]'
+    if (rules.roots and not is_outside and
+            not any(p.match(frames[0]) for p, _ in rules.roots)):
+        why.append((0, f'root {frames[0]!r} is not an allowed root'))
+    for i, f in enumerate(frames):
+        for p, text in rules.never:
+            if p.match(f):
+                why.append((i, f'{f!r} must never appear (NEVER: {text})'))
+    if rules.edges and not is_outside:
+        for i in range(1, len(frames)):
+            a, b = frames[i - 1], frames[i]
+            if i == len(frames) - 1 and native(b):
+                continue
+            if not any(pa.match(a) and pb.match(b) for pa, pb, _ in rules.edges):
+                why.append((i, f'no rule lets {a!r} call {b!r}'))
+    return sorted(why)
 
+
+def impossible_stacks(stacks, rules, pct):
+    """The failure lines of the stacks that break a rule, each with up to
+    three of its reasons."""
     impossible = []
     for frames, count in stacks:
-        why = []  # (frame index, reason), every rule the stack breaks
-        is_outside = frames[0] == '[unknown]'
-        if (rules.roots and not is_outside and
-                not any(p.match(frames[0]) for p, _ in rules.roots)):
-            why.append((0, f'root {frames[0]!r} is not an allowed root'))
-        for i, f in enumerate(frames):
-            for p, text in rules.never:
-                if p.match(f):
-                    why.append((i, f'{f!r} must never appear (NEVER: {text})'))
-        if rules.edges and not is_outside:
-            for i in range(1, len(frames)):
-                a, b = frames[i - 1], frames[i]
-                if i == len(frames) - 1 and native(b):
-                    continue
-                if not any(pa.match(a) and pb.match(b) for pa, pb, _ in rules.edges):
-                    why.append((i, f'no rule lets {a!r} call {b!r}'))
+        why = broken_rules(frames, rules)
         if why:
-            impossible.append((frames, count, sorted(why)))
-    if impossible:
-        n = sum(c for _, c, _ in impossible)
-        failures.append(f'{len(impossible)} impossible stacks ({n} samples, {pct(n):.1f}%):')
-        for frames, count, why in impossible:
-            failures.append(f'  {count:6d}  {show(frames, why[0][0])}')
-            failures.extend(f'          {reason}' for _, reason in why[:3])
-            if len(why) > 3:
-                failures.append(f'          (and {len(why) - 3} more)')
+            impossible.append((frames, count, why))
+    if not impossible:
+        return []
+    n = sum(c for _, c, _ in impossible)
+    failures = [f'{len(impossible)} impossible stacks ({n} samples, {pct(n):.1f}%):']
+    for frames, count, why in impossible:
+        failures.append(f'  {count:6d}  {show(frames, why[0][0])}')
+        failures.extend(f'          {reason}' for _, reason in why[:3])
+        if len(why) > 3:
+            failures.append(f'          (and {len(why) - 3} more)')
+    return failures
 
-    report = []
+
+def share_rules(stacks, rules, total, pct):
+    """The LEAF, PATH and ANY rules: their failure lines and the shares
+    measured."""
+    failures, report = [], []
     for p, name, want in rules.leaves:
         n = sum(c for frames, c in stacks if p.match(view(frames, name)[-1]))
         report.append(f'leaf {name} {pct(n):.1f}%')
@@ -235,14 +243,34 @@ def main():
         if pct(n) < want:
             failures.append(f'stack {text} has {n} of {total} samples '
                             f'({pct(n):.1f}%), want >= {want:g}%')
-
     for p, name, want in rules.anys:
         n = sum(c for frames, c in stacks if any(p.match(f) for f in frames))
         report.append(f'any {name} {pct(n):.1f}%')
         if pct(n) < want:
             failures.append(f'{name} is in {n} of {total} samples '
                             f'({pct(n):.1f}%), want >= {want:g}%')
+    return failures, report
 
+
+def main():
+    args = parse_args()
+    rules = rules_of(args)
+    stacks = read_folded(args.folded)
+    total = sum(c for _, c in stacks)
+
+    def pct(n):
+        return 100.0 * n / total if total else 0.0
+
+    failures = []
+    if total < rules.min_samples:
+        failures.append(f'only {total} samples, want >= {rules.min_samples}')
+    outside = sum(c for frames, c in stacks if frames[0] == '[unknown]')
+    if pct(outside) > args.max_outside:
+        failures.append(f'{outside} of {total} samples ({pct(outside):.1f}%) have no '
+                        f'frame ([unknown] root), want <= {args.max_outside:g}%')
+    failures += impossible_stacks(stacks, rules, pct)
+    share_failures, report = share_rules(stacks, rules, total, pct)
+    failures += share_failures
     if failures:
         print(f'check_stacks: {args.folded}: FAILED', file=sys.stderr)
         for f in failures:

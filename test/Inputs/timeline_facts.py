@@ -37,18 +37,92 @@ def fail(msg):
     sys.exit(1)
 
 
-def main():
+def entry_stacks(entry, samples, names, weight_key):
+    """One thread's entry checked: its columns of time_ns's length, no
+    negative delta, every sample index its thread's. Returns its events'
+    stacks (frame names, root first)."""
+    tid = entry['thread']
+    times = entry['time_ns']
+    n = len(times)
+    for key in ('sample', 'count', weight_key):
+        if len(entry[key]) != n:
+            fail(f'thread {tid}: {key} has {len(entry[key])} elements, '
+                 f'time_ns {n}')
+    if any(d < 0 for d in times):
+        fail(f'thread {tid}: a negative time delta')
+    stacks = []
+    for i in entry['sample']:
+        if not 0 <= i < len(samples):
+            fail(f'thread {tid}: sample index {i} out of range')
+        if samples[i]['thread'] != tid:
+            fail(f'thread {tid}: sample {i} is of thread '
+                 f'{samples[i]["thread"]}')
+        stacks.append([names[f] for f in samples[i]['stack']])
+    return stacks
+
+
+def print_times(entry, stacks):
+    """The first event's time, the span and the largest event."""
+    tid, times = entry['thread'], entry['time_ns']
+    if not times:
+        return
+    absolute, t = [], 0
+    for d in times:
+        t += d
+        absolute.append(t)
+    print(f'first_ms {tid} {absolute[0] // 1000000}')
+    print(f'span_ms {tid} {(absolute[-1] - absolute[0]) // 1000000}')
+    big = max(range(len(times)), key=lambda k: entry['count'][k])
+    print(f'biggest {tid} {entry["count"][big]} {";".join(stacks[big])}')
+
+
+def check_before(tid, stacks, a, b):
+    """Every event of A before every event of B; prints the phases."""
+    n = len(stacks)
+    last_a = max((k for k in range(n) if a in stacks[k]), default=-1)
+    first_b = min((k for k in range(n) if b in stacks[k]), default=n)
+    # The records of one thread are made in order, so even one
+    # event of A after one of B is a fault, not noise.
+    if last_a > first_b:
+        fail(f'thread {tid}: an event of {a} (#{last_a}) after one '
+             f'of {b} (#{first_b})')
+    phases = []
+    for s in stacks:
+        name = a if a in s else b if b in s else 'other'
+        if not phases or phases[-1] != name:
+            phases.append(name)
+    print(f'phases {tid}: {" ".join(phases)}')
+
+
+def check_sums(entry, samples, weight_key):
+    """The thread's events add up to its samples' counts and weights."""
+    tid = entry['thread']
+    want_count = sum(s['count'] for s in samples if s['thread'] == tid)
+    want_weight = sum(s[weight_key] for s in samples if s['thread'] == tid)
+    if sum(entry['count']) != want_count:
+        fail(f'thread {tid}: events count {sum(entry["count"])}, '
+             f'samples {want_count}')
+    if sum(entry[weight_key]) != want_weight:
+        fail(f'thread {tid}: events weigh {sum(entry[weight_key])}, '
+             f'samples {want_weight}')
+
+
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument('sprof')
     ap.add_argument('--before', nargs=2, metavar=('A', 'B'))
     ap.add_argument('--exact-sums', action='store_true')
     ap.add_argument('--max-events', type=int)
     ap.add_argument('--event', nargs=3, metavar=('STACK', 'LOW', 'HIGH'))
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    args = parse_args()
     p = json.load(open(args.sprof))
-    frames, samples = p['frames'], p['samples']
+    samples = p['samples']
     weight_key = 'bytes' if p.get('profile') == 'alloc' else 'weight_ns'
-    names = [f['name'] for f in frames]
+    names = [f['name'] for f in p['frames']]
     total_events = 0
     event_count = None
     previous_tid = None
@@ -57,63 +131,20 @@ def main():
         if previous_tid is not None and tid <= previous_tid:
             fail(f'thread {tid} out of order or repeated')
         previous_tid = tid
-        times = entry['time_ns']
-        n = len(times)
+        stacks = entry_stacks(entry, samples, names, weight_key)
+        n = len(stacks)
         total_events += n
-        for key in ('sample', 'count', weight_key):
-            if len(entry[key]) != n:
-                fail(f'thread {tid}: {key} has {len(entry[key])} elements, '
-                     f'time_ns {n}')
-        if any(d < 0 for d in times):
-            fail(f'thread {tid}: a negative time delta')
-        stacks = []
-        for i in entry['sample']:
-            if not 0 <= i < len(samples):
-                fail(f'thread {tid}: sample index {i} out of range')
-            if samples[i]['thread'] != tid:
-                fail(f'thread {tid}: sample {i} is of thread '
-                     f'{samples[i]["thread"]}')
-            stacks.append([names[f] for f in samples[i]['stack']])
         print(f'thread {tid} events={n} bucket_ns={entry["bucket_ns"]} '
               f'merged={entry["merged"]} missing={entry["missing"]}')
-        if n:
-            absolute, t = [], 0
-            for d in times:
-                t += d
-                absolute.append(t)
-            print(f'first_ms {tid} {absolute[0] // 1000000}')
-            print(f'span_ms {tid} {(absolute[-1] - absolute[0]) // 1000000}')
-            big = max(range(n), key=lambda k: entry['count'][k])
-            print(f'biggest {tid} {entry["count"][big]} {";".join(stacks[big])}')
+        print_times(entry, stacks)
         if args.event:
             for k in range(n):
                 if ';'.join(stacks[k]) == args.event[0]:
                     event_count = max(event_count or 0, entry['count'][k])
         if args.before:
-            a, b = args.before
-            last_a = max((k for k in range(n) if a in stacks[k]), default=-1)
-            first_b = min((k for k in range(n) if b in stacks[k]), default=n)
-            # The records of one thread are made in order, so even one
-            # event of A after one of B is a fault, not noise.
-            if last_a > first_b:
-                fail(f'thread {tid}: an event of {a} (#{last_a}) after one '
-                     f'of {b} (#{first_b})')
-            phases = []
-            for s in stacks:
-                name = a if a in s else b if b in s else 'other'
-                if not phases or phases[-1] != name:
-                    phases.append(name)
-            print(f'phases {tid}: {" ".join(phases)}')
+            check_before(tid, stacks, *args.before)
         if args.exact_sums and entry['missing'] == 0:
-            want_count = sum(s['count'] for s in samples if s['thread'] == tid)
-            want_weight = sum(s[weight_key] for s in samples
-                              if s['thread'] == tid)
-            if sum(entry['count']) != want_count:
-                fail(f'thread {tid}: events count {sum(entry["count"])}, '
-                     f'samples {want_count}')
-            if sum(entry[weight_key]) != want_weight:
-                fail(f'thread {tid}: events weigh {sum(entry[weight_key])}, '
-                     f'samples {want_weight}')
+            check_sums(entry, samples, weight_key)
     if args.before:
         print(f'before {args.before[0]} {args.before[1]} ok')
     if args.exact_sums:

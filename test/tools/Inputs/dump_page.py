@@ -105,8 +105,9 @@ def decode_tree(text, n):
     return parent, frame
 
 
-def main():
-    page = open(sys.argv[1], encoding="utf-8").read()
+def check_page(page):
+    """The page is self-contained with the template's scripts. Returns the
+    tree script's text and the data block, parsed."""
     for bad in (r"https?://", r"@import", r"<script[^>]+src=", r"<link(?![^>]*href=\"data:,\")[^>]*href="):
         if re.search(bad, page, re.I):
             fail("page is not self-contained: matches %r" % bad)
@@ -126,6 +127,53 @@ def main():
     if html.unescape(title) != d["title"]:
         fail("<title> %r is not the escaped title %r" % (title, d["title"]))
     print("title:", title)
+    return t.group(1), d
+
+
+def stack_names(node, parent, frame, names):
+    """The names on node's path, root first, joined by ';'."""
+    stack = []
+    while node > 0:
+        stack.append(names[frame[node]])
+        node = parent[node]
+    return ";".join(reversed(stack))
+
+
+def node_paths(parent, frame):
+    """Each node's path of frame indexes, root first."""
+    out = []
+    for i in range(len(parent)):
+        p, names = i, []
+        while p > 0:
+            names.append(frame[p])
+            p = parent[p]
+        out.append(tuple(reversed(names)))
+    return out
+
+
+def check_summary(d, parent, frame):
+    """The summary tree's totals are the full tree's, and it keeps exactly
+    the nodes at least 1/4000 of the root wide."""
+    s, sm = d["samples"], d["summary"]
+    total = [0] * len(parent)
+    for i in range(len(s) // 3):
+        total[s[3 * i]] += s[3 * i + 2]
+    for i in range(len(parent) - 1, 0, -1):
+        total[parent[i]] += total[i]
+    full = dict(zip(node_paths(parent, frame), total))
+    sp, sf = decode_tree(sm["tree"], sm["nodes"])
+    for path, tot in zip(node_paths(sp, sf), sm["total"]):
+        if full.get(path) != tot:
+            fail("summary node %r has total %d, the tree says %r" % (path, tot, full.get(path)))
+    kept = sum(1 for v in total if v * 4000 >= total[0])
+    if kept != sm["nodes"]:
+        fail("summary has %d nodes, %d are wide enough" % (sm["nodes"], kept))
+    print("summary: %d of %d nodes, totals agree" % (sm["nodes"], len(parent)))
+
+
+def main():
+    page = open(sys.argv[1], encoding="utf-8").read()
+    tree, d = check_page(page)
     print("mode:", d["mode"], "icicle:", d["icicle"])
     if "unit" in d:
         print("unit:", d["unit"])
@@ -135,52 +183,19 @@ def main():
         print("  %d %s | %s | %s | %s:%d" % (i, json.dumps(name), fr["cname"][i],
                                              d["kinds"][fr["kind"][i]], fr["file"][i], fr["line"][i]))
     print("threads:", ", ".join("%d %s" % (t["tid"], t["name"]) for t in d["threads"]) or "-")
-    parent, frame = decode_tree(t.group(1), d["nodes"])
+    parent, frame = decode_tree(tree, d["nodes"])
     s = d["samples"]
     weights = d.get("weights")
     print("samples (thread count [weight_ns] stack):")
     for i in range(len(s) // 3):
         node, thread, count = s[3 * i:3 * i + 3]
-        stack = []
-        while node > 0:
-            stack.append(fr["name"][frame[node]])
-            node = parent[node]
         tid = d["threads"][thread]["tid"] if thread >= 0 else "-"
         w = " %d" % weights[i] if weights else ""
-        print("  %s %d%s %s" % (tid, count, w, ";".join(reversed(stack))))
+        print("  %s %d%s %s" % (tid, count, w, stack_names(node, parent, frame, fr["name"])))
     if "timeline" in d:
-        def stack_of(i):
-            node, names = s[3 * i], []
-            while node > 0:
-                names.append(fr["name"][frame[node]])
-                node = parent[node]
-            return ";".join(reversed(names))
-        print_timeline(page, d, stack_of)
+        print_timeline(page, d, lambda i: stack_names(s[3 * i], parent, frame, fr["name"]))
     if "summary" in d:
-        sm = d["summary"]
-        total = [0] * len(parent)
-        for i in range(len(s) // 3):
-            total[s[3 * i]] += s[3 * i + 2]
-        for i in range(len(parent) - 1, 0, -1):
-            total[parent[i]] += total[i]
-        def paths(par, fr):
-            out = []
-            for i in range(len(par)):
-                p, names = i, []
-                while p > 0:
-                    names.append(fr[p])
-                    p = par[p]
-                out.append(tuple(reversed(names)))
-            return out
-        full = dict(zip(paths(parent, frame), total))
-        sp, sf = decode_tree(sm["tree"], sm["nodes"])
-        for path, tot in zip(paths(sp, sf), sm["total"]):
-            if full.get(path) != tot:
-                fail("summary node %r has total %d, the tree says %r" % (path, tot, full.get(path)))
-        kept = sum(1 for v in total if v * 4000 >= total[0])
-        if kept != sm["nodes"]:
-            fail("summary has %d nodes, %d are wide enough" % (sm["nodes"], kept))
-        print("summary: %d of %d nodes, totals agree" % (sm["nodes"], len(parent)))
+        check_summary(d, parent, frame)
     if "before" in d:
         b = d["before"]
         print("before: %s, %d samples" % (b["source"], b["total"]))
