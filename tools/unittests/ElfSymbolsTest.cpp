@@ -35,10 +35,11 @@ template <typename T> void append(std::string &Out, const T &Value) {
   Out.append(reinterpret_cast<const char *>(&Value), sizeof(Value));
 }
 
-/// A relocatable-looking ELF image: .note.gnu.build-id (bytes 12 34 ab),
-/// .gnu_debuglink "libdemo.debug", .symtab/.strtab with Symbols, .shstrtab.
-std::string elfImage(const std::vector<TestSymbol> &Symbols) {
-  std::string Strtab(1, '\0'), Symtab(sizeof(Elf64_Sym), '\0');
+/// The .symtab and .strtab of Symbols (the null symbol first).
+void symbolTables(const std::vector<TestSymbol> &Symbols, std::string &Symtab,
+                  std::string &Strtab) {
+  Strtab.assign(1, '\0');
+  Symtab.assign(sizeof(Elf64_Sym), '\0');
   for (const TestSymbol &S : Symbols) {
     Elf64_Sym Sym{};
     Sym.st_name = uint32_t(Strtab.size());
@@ -50,6 +51,31 @@ std::string elfImage(const std::vector<TestSymbol> &Symbols) {
     Strtab += '\0';
     append(Symtab, Sym);
   }
+}
+
+/// An ELF header for an x86-64 shared object whose section headers (ShNum,
+/// the last .shstrtab) start at ShOff.
+Elf64_Ehdr elfHeader(uint64_t ShOff, uint16_t ShNum) {
+  Elf64_Ehdr E{};
+  std::memcpy(E.e_ident, ELFMAG, SELFMAG);
+  E.e_ident[EI_CLASS] = ELFCLASS64;
+  E.e_ident[EI_DATA] = ELFDATA2LSB;
+  E.e_ident[EI_VERSION] = EV_CURRENT;
+  E.e_type = ET_DYN;
+  E.e_machine = EM_X86_64;
+  E.e_ehsize = sizeof(Elf64_Ehdr);
+  E.e_shoff = ShOff;
+  E.e_shentsize = sizeof(Elf64_Shdr);
+  E.e_shnum = ShNum;
+  E.e_shstrndx = uint16_t(ShNum - 1);
+  return E;
+}
+
+/// A relocatable-looking ELF image: .note.gnu.build-id (bytes 12 34 ab),
+/// .gnu_debuglink "libdemo.debug", .symtab/.strtab with Symbols, .shstrtab.
+std::string elfImage(const std::vector<TestSymbol> &Symbols) {
+  std::string Strtab, Symtab;
+  symbolTables(Symbols, Symtab, Strtab);
   std::string Note;
   Elf64_Nhdr N{4, 3, NT_GNU_BUILD_ID};
   append(Note, N);
@@ -82,20 +108,8 @@ std::string elfImage(const std::vector<TestSymbol> &Symbols) {
     Body += *P.Bytes;
     Body.resize((Body.size() + 7) & ~size_t(7), '\0');
   }
-  Elf64_Ehdr E{};
-  std::memcpy(E.e_ident, ELFMAG, SELFMAG);
-  E.e_ident[EI_CLASS] = ELFCLASS64;
-  E.e_ident[EI_DATA] = ELFDATA2LSB;
-  E.e_ident[EI_VERSION] = EV_CURRENT;
-  E.e_type = ET_DYN;
-  E.e_machine = EM_X86_64;
-  E.e_ehsize = sizeof(Elf64_Ehdr);
-  E.e_shoff = sizeof(Elf64_Ehdr) + Body.size();
-  E.e_shentsize = sizeof(Elf64_Shdr);
-  E.e_shnum = uint16_t(Headers.size());
-  E.e_shstrndx = uint16_t(Headers.size() - 1);
   std::string Out;
-  append(Out, E);
+  append(Out, elfHeader(sizeof(Elf64_Ehdr) + Body.size(), uint16_t(Headers.size())));
   Out += Body;
   for (const Elf64_Shdr &H : Headers)
     append(Out, H);
