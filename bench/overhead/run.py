@@ -750,6 +750,10 @@ class Bench:
                 'variants gperftools and "at gperftools\' rate" skipped')
         shifts = self.placement_shifts()
         progs = self.build_spinel(spinel, self.spinel_benches(home), shifts)
+        if not progs:
+            print('\n(no Spinel benchmark to run: --quick runs only those with quick '
+                  'arguments in SPINEL_BENCHMARKS, --only picks among them)')
+            return
         self.gp_hz = self.gperftools_rate(progs, shifts[0]) if self.gperftools else 0
         variants = self.spinel_variants()
         if not self.gp_hz:
