@@ -130,25 +130,24 @@ def check_page(page):
     return t.group(1), d
 
 
+def path_frames(node, parent, frame):
+    """The frame indexes on node's path, root first (the root node itself,
+    0, has none)."""
+    frames = []
+    while node > 0:
+        frames.append(frame[node])
+        node = parent[node]
+    return frames[::-1]
+
+
 def stack_names(node, parent, frame, names):
     """The names on node's path, root first, joined by ';'."""
-    stack = []
-    while node > 0:
-        stack.append(names[frame[node]])
-        node = parent[node]
-    return ";".join(reversed(stack))
+    return ";".join(names[f] for f in path_frames(node, parent, frame))
 
 
 def node_paths(parent, frame):
     """Each node's path of frame indexes, root first."""
-    out = []
-    for i in range(len(parent)):
-        p, names = i, []
-        while p > 0:
-            names.append(frame[p])
-            p = parent[p]
-        out.append(tuple(reversed(names)))
-    return out
+    return [tuple(path_frames(i, parent, frame)) for i in range(len(parent))]
 
 
 def check_summary(d, parent, frame):
