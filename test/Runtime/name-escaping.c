@@ -20,9 +20,11 @@
 // JSON: "name": "ctl\u0001\ttab"
 // JSON: "name": "Größe#été 🙂"
 // JSON: "name": "bad �� over �� surrogate ��� cut �|"
-// (A sample can land outside every frame, before main or in exit; it shows
-// as an extra [unknown] stack.)
-// SPROF: ok: {{[0-9]+}} samples, {{1 stacks, 9|2 stacks, 10}} frames
+// (A sample can land outside every frame, before main or in exit, and shows
+// as an extra [unknown] stack and frame; one can land while the frames are
+// being pushed, a shorter stack of the same frames: seen under TSan, whose
+// first pushes are slow. The stack count is therefore not fixed.)
+// SPROF: ok: {{[0-9]+}} samples, {{[0-9]+}} stacks, {{9|10}} frames
 #include "manual_frames.h"
 #include <stdio.h>
 #include <string.h>
