@@ -8,6 +8,7 @@
 //   node check-flamegraph.mjs timeline PAGE [SCREENSHOT] the timeline strip, on a page
 //                                                   made from test/tools/Inputs/phases.sprof
 //
+// SPINELPROF_DEVICE_SCALE (default 1) is the screen's device pixel ratio.
 // Prints "ok: ..." lines for FileCheck; exits 1 on the first failed check.
 import { chromium } from "playwright-core";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +22,7 @@ if (!mode || !pagePath) {
   process.exit(2);
 }
 
+const deviceScale = Number(process.env.SPINELPROF_DEVICE_SCALE || 1);
 const userDataDir = mkdtempSync(join(tmpdir(), "spinelprof-chromium-"));
 const errors = [];
 let context;
@@ -40,6 +42,7 @@ try {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
            "--disable-component-update", "--disable-sync", "--no-first-run"],
     viewport: { width: 1200, height: 800 },
+    deviceScaleFactor: deviceScale,
   });
   const page = context.pages()[0] || (await context.newPage());
   page.on("console", (msg) => { if (msg.type() === "error") errors.push("console: " + msg.text()); });
@@ -88,6 +91,20 @@ try {
     for (const part of ["Geo::Vec#+", "samples55", "of total55.00%", "of parent63.95%", "C namesp_Geo_Vec__plus", "defined atapp.rb:3", "kinduser"])
       if (!tip.includes(part)) fail(`tooltip ${JSON.stringify(tip)} lacks ${JSON.stringify(part)}`);
     console.log("ok: tooltip: " + tip);
+
+    // Boxes are painted where they are laid out, in device pixels: 1 CSS px
+    // inside a box's left edge (left of its label) is not the background.
+    const painted = await page.evaluate((names) => {
+      const c = document.getElementById("canvas"), r = c.getBoundingClientRect();
+      const k = c.width / r.width, g = c.getContext("2d");
+      const background = names.filter((n) => {
+        const b = window.spinelprof.boxOf(n);
+        const p = g.getImageData(Math.floor((b.x - b.w / 2 - r.left + 1) * k), Math.floor((b.y - r.top) * k), 1, 1).data;
+        return p[0] === 255 && p[1] === 255 && p[2] === 255;
+      });
+      return { ratio: Math.round(k * 100) / 100, background };
+    }, ["all samples", "Object#run", "Geo::Vec#+", "sp_str_concat"]);
+    expectEqual("painted at the device ratio", painted, { ratio: deviceScale, background: [] });
 
     // Legend: one entry per kind present, and the search colour.
     expectEqual("legend", await page.textContent("#legend"), "Ruby methodblockruntimeGCsyntheticsearch match");
