@@ -26,12 +26,12 @@ def escape(b):
             .replace(b'\n', b'%0A').replace(b'\r', b'%0D'))
 
 
-want = b';'.join(escape(n) for n in names)
+escaped = [escape(n) for n in names]
+want = b';'.join(escaped)
 lines = open(folded, 'rb').read().split(b'\n')[:-1]
 stacks = [l.rsplit(b' ', 1)[0] for l in lines]
 if want not in stacks:
     sys.exit(f'check_names: stack {want!r} not in {stacks!r}')
-escaped = [escape(n) for n in names]
 for stack in stacks:
     parts = stack.split(b';')
     if parts[-1].startswith(b'[native] '):
