@@ -19,13 +19,18 @@ namespace spinelprof {
 
 /// One registered thread. Written by the thread itself: at registration,
 /// in its blocking-call wrappers and in its profiling signal's handler
-/// (which cannot run while a wrapper holds the signal back), so no field
-/// below State is shared with another thread but Timer (disarmed by
-/// stopSampling from any thread).
+/// (which cannot run while a wrapper holds the signal back). Another
+/// thread (stopSampling, at exit or at SIGINT/SIGTERM) reads the atomics,
+/// disarms Timer and reads CpuClock and StartCpuNs, written before State
+/// became Active; no other field is shared.
 struct ThreadSlot {
   enum : uint32_t { Free = 0, Claimed = 1, Active = 2, Leaving = 3 };
   std::atomic<uint32_t> State;
   std::atomic<uint32_t> Named;
+  /// The sample table's thread record: 0 until the thread's first sample
+  /// names it (nameThread), in a handler or a wrapper, while stopSampling
+  /// may read it from another thread to note the thread's final CPU.
+  std::atomic<uint32_t> Record;
   uint32_t Tid;
   clockid_t CpuClock; // The thread's CPU clock, readable by any thread.
   /// The thread's sampling timer (spinelprof_signal.h).
@@ -47,8 +52,6 @@ struct ThreadSlot {
   /// signal, or a wrapped blocking call's return.
   uint64_t LastReadNs, LastReadCpuNs;
   uint64_t StartCpuNs;   // The CPU clock at registration.
-  uint32_t Record;       // The sample table's thread record (nameThread;
-                         // 0 until then).
   uint64_t InCallCredit; // Cpu mode: CPU ns of blocking calls not yet
                          // counted as samples.
   uint64_t LastWallNs;   // Wall mode: CLOCK_MONOTONIC at the last sample.
