@@ -142,6 +142,21 @@ void renderAllocHeader(const Profile &P, LineFn &Line) {
   Line("Unit:", "bytes allocated (self: by the frame itself, total: by it and its callees)");
 }
 
+/// Under this many samples a share's statistical error passes ±7 points,
+/// which a reader should be told: at the default 100 Hz a run of under
+/// two CPU-seconds has so few.
+constexpr uint64_t FewSamples = 200;
+
+/// How far a share of N samples is from the truth by chance alone (two
+/// standard errors of a share of 50 %, the widest: 100/sqrt(N) points),
+/// and the remedy.
+std::string fewSamplesNote(uint64_t N) {
+  return fmt::format("few samples: a share may be off by ±{:.0f} points by chance (2 standard "
+                     "errors); sample a short run faster: spinel-prof run --hz 1000, or "
+                     "SPINEL_PROFILE_HZ=1000",
+                     100.0 / std::sqrt(double(N)));
+}
+
 template <typename LineFn>
 void renderSampleHeader(const Profile &P, LineFn &Line) {
   const ProfileMetadata &M = P.Metadata;
@@ -173,6 +188,8 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   if (!P.SelfDescribing)
     Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
   Line("Samples:", Samples);
+  if (M.SampleCount && M.RequestedHz && Total > 0 && Total < FewSamples)
+    Line("Note:", fewSamplesNote(Total));
 }
 
 /// "1.234 s wall, 1.200 s CPU", either part missing when unknown.
