@@ -83,6 +83,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 using namespace spinelprof;
@@ -127,7 +128,8 @@ private:
   /// stores again).
   void lowerPopOrRepush(CallBase *Call,
                         const DenseMap<CallBase *, LoweredPush> &Lowered,
-                        bool Large, Value *Stack);
+                        const StaticDepths &Static, bool Large,
+                        Value *Stack);
   /// Deletes the depths computed for a use that went (a pop that computes
   /// its own, a depth store left to the push above): instruction selection
   /// would merge such an add with the pop's and keep it live across the
@@ -373,41 +375,55 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   }
   DenseMap<CallBase *, LoweredPush> Lowered =
       lowerPushes(Pushes, Static, Unstored, Stack);
+  // Phis of pushes the pops no longer use go, before the depths they held.
+  SmallVector<WeakTrackingVH, 4> Phis;
   for (CallBase *Call : Others) {
     if (!Superseded.contains(Call))
-      lowerPopOrRepush(Call, Lowered, Large, Stack);
+      lowerPopOrRepush(Call, Lowered, Static, Large, Stack);
+    for (Value *Arg : Call->args())
+      if (isa<PHINode>(Arg))
+        Phis.push_back(Arg);
     Call->eraseFromParent();
   }
   for (auto &[Call, Lowering] : Lowered) {
     Call->replaceAllUsesWith(Lowering.Depth);
     Call->eraseFromParent();
   }
+  for (WeakTrackingVH &V : Phis)
+    if (auto *Phi = dyn_cast_or_null<PHINode>(V))
+      RecursivelyDeleteDeadPHINode(Phi);
   eraseUnusedDepths(Lowered);
 }
 
 void MarkerLowering::lowerPopOrRepush(
     CallBase *Call, const DenseMap<CallBase *, LoweredPush> &Lowered,
-    bool Large, Value *Stack) {
+    const StaticDepths &Static, bool Large, Value *Stack) {
   IRBuilder<> B(Call);
   bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
   Value *Depth = Call->getArgOperand(IsPop ? 0 : 1);
-  auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
-                                 : Lowered.end();
-  if (It != Lowered.end())
-    Depth = It->second.Depth;
-  if (IsPop && Large)
+  if (IsPop && Large) {
     storeToStack(B, B.CreateSub(loadDepth(B, Stack), B.getInt32(1)), Stack,
                  Align(4));
-  else if (IsPop && It != Lowered.end() && It->second.Level > 0)
-    storeToStack(B,
-                 B.CreateAdd(It->second.RootDepth,
-                             B.getInt32(It->second.Level), "spinelprof.depth"),
-                 Stack, Align(4));
-  else if (IsPop)
+    return;
+  }
+  if (IsPop) {
+    // The depth its frame's root loaded + its level, added here (also for
+    // a phi of pushes that stand at one place).
+    auto Place = Static.placeOfDepth(Depth);
+    auto Root = Place ? Lowered.find(Place->first) : Lowered.end();
+    if (Root != Lowered.end())
+      Depth = Place->second == 0
+                  ? Root->second.Depth
+                  : B.CreateAdd(Root->second.Depth,
+                                B.getInt32(Place->second), "spinelprof.depth");
     storeToStack(B, Depth, Stack, Align(4));
-  else
-    emitPushStores(B, Stack, Call->getArgOperand(0), Depth,
-                   It == Lowered.end() ? nullptr : &It->second.Frame);
+    return;
+  }
+  auto It = isa<CallBase>(Depth) ? Lowered.find(cast<CallBase>(Depth))
+                                 : Lowered.end();
+  emitPushStores(B, Stack, Call->getArgOperand(0),
+                 It == Lowered.end() ? Depth : It->second.Depth,
+                 It == Lowered.end() ? nullptr : &It->second.Frame);
 }
 
 void MarkerLowering::eraseUnusedDepths(

@@ -9,8 +9,10 @@
 #include "FrameMarkers.h"
 
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 
 using namespace llvm;
 using namespace spinelprof;
@@ -98,12 +100,44 @@ DepthState StaticDepths::afterMarker(CallBase &Call, FrameMarker Kind,
   }
   // A pop restores its push's depth; a re-push pushes that push again.
   unsigned Above = Kind == FrameMarker::Pop ? 0 : 1;
-  auto *Push =
-      dyn_cast<CallBase>(Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1));
-  auto It = Push ? Placed.find(Push) : Placed.end();
-  if (It == Placed.end())
+  auto Place = placeOf(Call.getArgOperand(Kind == FrameMarker::Pop ? 0 : 1),
+                       /*UnplacedLoads=*/false);
+  if (!Place)
     return DepthState::unknown();
-  auto [Root, Level] = It->second;
-  return Root ? DepthState::known(Root, Level + Above)
-              : DepthState::known(Push, Above);
+  return DepthState::known(Place->first, Place->second + Above);
+}
+
+std::optional<std::pair<CallBase *, unsigned>>
+StaticDepths::placeOfDepth(Value *Depth) const {
+  return placeOf(Depth, /*UnplacedLoads=*/true);
+}
+
+std::optional<std::pair<CallBase *, unsigned>>
+StaticDepths::placeOf(Value *Depth, bool UnplacedLoads) const {
+  std::optional<std::pair<CallBase *, unsigned>> Place;
+  SmallVector<Value *, 4> Work{Depth};
+  SmallPtrSet<Value *, 4> Seen{Depth};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (auto *Phi = dyn_cast<PHINode>(V)) {
+      for (Value *In : Phi->incoming_values())
+        if (Seen.insert(In).second)
+          Work.push_back(In);
+      continue;
+    }
+    auto *Push = dyn_cast<CallBase>(V);
+    if (!Push || frameMarkerOf(*Push) != FrameMarker::Push)
+      return std::nullopt;
+    auto It = Placed.find(Push);
+    if (It == Placed.end() && !UnplacedLoads)
+      return std::nullopt; // not reached yet in the dataflow
+    auto [Root, Level] =
+        It == Placed.end() ? std::pair<CallBase *, unsigned>{} : It->second;
+    std::pair<CallBase *, unsigned> Here =
+        Root ? std::make_pair(Root, Level) : std::make_pair(Push, 0u);
+    if (Place && *Place != Here)
+      return std::nullopt;
+    Place = Here;
+  }
+  return Place;
 }

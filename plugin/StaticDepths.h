@@ -21,11 +21,13 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 namespace llvm {
 class BasicBlock;
 class CallBase;
+class Value;
 } // namespace llvm
 
 namespace spinelprof {
@@ -60,7 +62,19 @@ public:
     return Placed.lookup(Push);
   }
 
+  /// Where the frame whose depth is \p Depth (a pop's or re-push's
+  /// operand, or a push) stands: {the push that loaded, its level}. A phi
+  /// of pushes (the optimizer duplicated an inlined callee's push onto the
+  /// paths to a join: jump threading, tail duplication) stands where all
+  /// of them do; none when they disagree or \p Depth is no push.
+  std::optional<std::pair<llvm::CallBase *, unsigned>>
+  placeOfDepth(llvm::Value *Depth) const;
+
 private:
+  /// placeOfDepth, where a push not analysed loads (\p UnplacedLoads: a
+  /// function too small to analyse) or is not known yet.
+  std::optional<std::pair<llvm::CallBase *, unsigned>>
+  placeOf(llvm::Value *Depth, bool UnplacedLoads) const;
   DepthState transfer(llvm::BasicBlock &BB, DepthState In);
   DepthState afterMarker(llvm::CallBase &Call, FrameMarker Kind, DepthState In);
 

@@ -94,13 +94,12 @@ static std::optional<NextMarker> nextMarker(CallBase &From) {
 }
 
 /// The place of the push \p V (a pop's or re-push's depth operand, or the
-/// push itself); none if \p V is not a push.
+/// push itself); none if \p V is not a push or a phi of pushes that
+/// agree.
 std::optional<Place> DepthStoreAnalysis::placeOfPush(Value *V) const {
-  auto *Push = dyn_cast<CallBase>(V);
-  if (!Push || frameMarkerOf(*Push) != FrameMarker::Push)
-    return std::nullopt;
-  auto [Root, Level] = Static.lookup(Push);
-  return Root ? Place{Root, Level} : Place{Push, 0};
+  if (auto Found = Static.placeOfDepth(V))
+    return Place{Found->first, Found->second};
+  return std::nullopt;
 }
 
 std::optional<Place> DepthStoreAnalysis::placeOf(CallBase &Marker,

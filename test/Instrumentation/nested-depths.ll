@@ -163,6 +163,84 @@ join:
 ; CHECK-NEXT:    [[J:%.*]] = load i32, ptr
 ; CHECK:         store volatile i32 [[J]], ptr
 
+; The optimizer duplicated an inlined callee's push onto both paths to a
+; join (jump threading, tail duplication; bm_ao_render's Vec#vnormalize):
+; its pop takes a phi of the copies, which stand at one place, so the pop
+; stores the root's depth + 1 and the push after it stands on the root
+; too (no load; the phi goes).
+define void @duplicated(i1 %c) {
+entry:
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  br i1 %c, label %l, label %m
+l:
+  %x = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+m:
+  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+j:
+  %p = phi i32 [ %x, %l ], [ %y, %m ]
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %p)
+  call void @work()
+  %n = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %n)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+}
+; CHECK-LABEL: define void @duplicated(
+; CHECK:         [[R:%r]] = load i32, ptr
+; CHECK:         [[SLOT:%spinelprof.slot]] = getelementptr inbounds {{.*}} i32 2, i64
+; CHECK-NOT:     load i32
+; CHECK-NOT:     phi
+; CHECK:       j:
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    [[POP:%.*]] = add i32 [[R]], 1
+; CHECK-NEXT:    store volatile i32 [[POP]], ptr
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    [[NSLOT:%.*]] = getelementptr inbounds ptr, ptr [[SLOT]], i32 1
+; CHECK-NEXT:    [[NNEXT:%.*]] = add i32 [[R]], 2
+; CHECK-NEXT:    store volatile ptr @desc, ptr [[NSLOT]]
+; CHECK-NEXT:    store volatile i32 [[NNEXT]], ptr
+; CHECK-NOT:     load i32
+; CHECK:         ret void
+
+; Pushes that stand at different places (levels 1 and 2): the pop stores
+; the phi, and the push after it loads.
+define void @duplicated_apart(i1 %c) {
+entry:
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  br i1 %c, label %l, label %m
+l:
+  %x = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+m:
+  %o = call i32 @__spinelprof_marker_push(ptr @desc)
+  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+j:
+  %p = phi i32 [ %x, %l ], [ %y, %m ]
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %p)
+  %n = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %n)
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+}
+; CHECK-LABEL: define void @duplicated_apart(
+; CHECK:       j:
+; CHECK-NEXT:    %p = phi i32
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    store volatile i32 %p, ptr
+; CHECK-NEXT:    %n = load i32, ptr
+
 ; After setjmp the depth is what a longjmp left, until the re-push sets it:
 ; a push after the re-push stands on the frame; one after a bare
 ; returns_twice call loads.

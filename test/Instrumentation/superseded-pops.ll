@@ -130,8 +130,8 @@ define void @call_between() {
 ; CHECK-NEXT:    store volatile i32 %a, ptr
 
 ; A push that loads the depth (after a pop of a depth the markers do not
-; tell) must load the popped one.
-define void @loading_push(i1 %c) {
+; tell: a phi of something else than pushes) must load the popped one.
+define void @loading_push(i1 %c, i32 %x) {
 entry:
   %a = call i32 @__spinelprof_marker_push(ptr @desc)
   br i1 %c, label %l, label %r
@@ -140,7 +140,7 @@ l:
 r:
   br label %j
 j:
-  %p = phi i32 [ %a, %l ], [ %a, %r ]
+  %p = phi i32 [ %a, %l ], [ %x, %r ]
   call void @__spinelprof_marker_pop(i32 %p)
   %e = call i32 @__spinelprof_marker_push(ptr @desc)
   call void @work()
