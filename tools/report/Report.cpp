@@ -149,12 +149,15 @@ constexpr uint64_t FewSamples = 200;
 
 /// How far a share of N samples is from the truth by chance alone (two
 /// standard errors of a share of 50 %, the widest: 100/sqrt(N) points),
-/// and the remedy: a faster rate, or, at 1 kHz already, more runs.
+/// or that a run had none, and the remedy: a faster rate, or, at 1 kHz
+/// already, more runs.
 std::string fewSamplesNote(uint64_t N, double RequestedHz) {
   std::string Remedy = RequestedHz < 1000
                            ? "sample a short run faster: spinel-prof run --hz 1000, or "
                              "SPINEL_PROFILE_HZ=1000"
                            : "run longer, or merge several runs' profiles (spinel-prof merge)";
+  if (N == 0)
+    return "no samples: the run was too short for the rate; " + Remedy;
   return fmt::format("few samples: a share may be off by ±{:.0f} points by chance (2 standard "
                      "errors); {}",
                      100.0 / std::sqrt(double(N)), Remedy);
@@ -191,7 +194,10 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   if (!P.SelfDescribing)
     Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
   Line("Samples:", Samples);
-  if (M.SampleCount && M.RequestedHz && Total > 0 && Total < FewSamples)
+  // None in a selection (--thread, --focus, --time) says nothing of the
+  // run's length.
+  bool NoneSelected = Total == 0 && (M.SelectedFrom || P.Range);
+  if (M.SampleCount && M.RequestedHz && Total < FewSamples && !NoneSelected)
     Line("Note:", fewSamplesNote(Total, *M.RequestedHz));
 }
 
