@@ -156,11 +156,12 @@ struct ChildStatus {
   int WaitStatus = 0;
 };
 
-/// Runs Argv with Env. StdinFd/OutFd/ErrFd -1 keep ours. While the child
-/// runs, the terminal's SIGINT and SIGQUIT go to it alone (as system(3)
-/// does), so an interrupted program still gets its profile reported.
+/// Runs Argv with Env: the file Path, or Argv[0] when Path is empty.
+/// StdinFd/OutFd/ErrFd -1 keep ours. While the child runs, the terminal's
+/// SIGINT and SIGQUIT go to it alone (as system(3) does), so an
+/// interrupted program still gets its profile reported.
 ChildStatus runChild(std::vector<std::string> Argv, std::vector<std::string> Env,
-                     int StdinFd, int OutFd, int ErrFd) {
+                     int StdinFd, int OutFd, int ErrFd, const std::string &Path = "") {
   ChildStatus Result;
   std::vector<char *> CArgv = cStrings(Argv), CEnv = cStrings(Env);
   int ErrPipe[2];
@@ -183,7 +184,7 @@ ChildStatus runChild(std::vector<std::string> Argv, std::vector<std::string> Env
       (void)!write(ErrPipe[1], &E, sizeof E);
       _exit(127);
     }
-    execve(CArgv[0], CArgv.data(), CEnv.data());
+    execve(Path.empty() ? CArgv[0] : Path.c_str(), CArgv.data(), CEnv.data());
     int E = errno;
     (void)!write(ErrPipe[1], &E, sizeof E);
     _exit(127);
@@ -417,15 +418,18 @@ std::string freshProfilePath(const std::string &Base) {
 }
 
 /// Runs the profiled binary, then reports its profile; the program's exit
-/// status (128 + its signal when one ended it).
+/// status (128 + its signal when one ended it). Its argv[0] is the Ruby
+/// file as given, as `ruby app.rb` has it (Spinel's programs read only
+/// ARGV, argv[1] on): the profile's command is then `app.rb ARGS`, not a
+/// temporary binary's path.
 int runProfiled(const RunOptions &O, const std::string &Binary, const std::string &Base) {
-  std::vector<std::string> Argv = {Binary};
+  std::vector<std::string> Argv = {O.App};
   Argv.insert(Argv.end(), O.ProgramArgs.begin(), O.ProgramArgs.end());
   std::vector<std::string> Env = {"SPINEL_PROFILE=" + freshProfilePath(Base),
                                   "SPINEL_PROFILE_QUIET=1"};
   if (O.Hz)
     Env.push_back("SPINEL_PROFILE_HZ=" + *O.Hz);
-  ChildStatus Run = runChild(Argv, environmentWith(Env), -1, -1, -1);
+  ChildStatus Run = runChild(Argv, environmentWith(Env), -1, -1, -1, Binary);
   if (!Run.Started) {
     warn(fmt::format("cannot run {}: {}", Binary, std::strerror(Run.StartErrno)));
     return ExitBuildFailed;
