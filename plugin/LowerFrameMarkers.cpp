@@ -15,6 +15,11 @@
 //                    (uses of the marker's result: %d)
 //                    (no depth store where the push right above it
 //                    follows within two instructions: SupersededPops.h)
+//                    (its slot and the slot above in one store
+//                    volatile <2 x i64> of a constant pair, loaded from
+//                    @__spinelprof_slot_pair, where the push right above
+//                    follows: SupersededPops.h; that push then stores
+//                    no slot)
 //   pop(%d):         store volatile %d, depth
 //                    (in a large function: store volatile (load depth) - 1)
 //                    (nothing where the next marker stores the depth
@@ -98,6 +103,16 @@ static const char StackTBAATypeName[] = "spinelprof shadow stack";
 
 namespace {
 
+/// What a push writes: the depth (or not: the push above publishes its
+/// slot), and its slot alone, with the slot above for the push there
+/// (PairedAbove, that push's descriptor: one 16-byte store), or not at
+/// all (the push below wrote it).
+struct PushWrites {
+  bool Depth = true;
+  bool Slot = true;
+  Constant *PairedAbove = nullptr;
+};
+
 /// Lowers one module's markers: holds the IR types, the shadow-stack
 /// globals and the TBAA tag.
 class MarkerLowering {
@@ -133,20 +148,26 @@ private:
   /// Deletes the depths computed for a use that went (a pop that computes
   /// its own, a depth store left to the push above): instruction selection
   /// would merge such an add with the pop's and keep it live across the
-  /// calls in between.
+  /// calls in between; and the slots of pushes the push below stored.
   static void
   eraseUnusedDepths(const DenseMap<CallBase *, LoweredPush> &Lowered);
   /// Lowers \p Pushes, in an order where each follows its dominators;
   /// \p Static tells which stand on another.
   /// \p Unstored: pushes that store their slot only (the push above them
-  /// stores the depth).
+  /// stores the depth). \p Pairs: pushes that store their slot and the
+  /// one above, for the push there (SupersededPops.h).
   DenseMap<CallBase *, LoweredPush>
   lowerPushes(ArrayRef<CallBase *> Pushes, const StaticDepths &Static,
-              const SmallPtrSetImpl<CallBase *> &Unstored, Value *Stack);
+              const SmallPtrSetImpl<CallBase *> &Unstored,
+              const DenseMap<CallBase *, CallBase *> &Pairs, Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
   LoweredPush lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                               const LoweredPush &Root, unsigned Level,
-                              bool StoreDepth);
+                              PushWrites Writes);
+  /// Stores \p Lower and \p Upper in the slot \p Slot and the one above,
+  /// in one 16-byte store of a constant pair.
+  void storeSlotPair(IRBuilder<> &B, Constant *Lower, Constant *Upper,
+                     Value *Slot);
   Instruction *stackAddressPoint(ArrayRef<CallBase *> Markers,
                                  DominatorTree &DT, LoopInfo &LI);
   /// The address of the thread's stack, computed once in a function.
@@ -156,7 +177,7 @@ private:
   PushedFrame emitPushStores(IRBuilder<> &B, Value *Stack,
                              Value *Desc, Value *Depth,
                              const PushedFrame *Known,
-                             bool StoreDepth = true);
+                             PushWrites Writes = {});
   LoadInst *loadDepth(IRBuilder<> &B, Value *Stack);
   void storeToStack(IRBuilder<> &B, Value *V, Value *Addr, Align A);
 
@@ -170,6 +191,8 @@ private:
   /// The access tag of every load and store of the shadow stack.
   MDNode *StackTBAA;
   GlobalVariable *StackGlobal = nullptr;
+  /// The constant pairs of descriptors storeSlotPair loads, one per pair.
+  DenseMap<std::pair<Constant *, Constant *>, GlobalVariable *> SlotPairs;
 };
 
 MarkerLowering::MarkerLowering(Module &M, const OptionValue &TLSModel)
@@ -261,7 +284,7 @@ void MarkerLowering::storeToStack(IRBuilder<> &B, Value *V, Value *Addr,
 MarkerLowering::PushedFrame
 MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
                                Value *Desc, Value *Depth,
-                               const PushedFrame *Known, bool StoreDepth) {
+                               const PushedFrame *Known, PushWrites Writes) {
   PushedFrame Frame;
   if (Known) {
     Frame = *Known;
@@ -277,16 +300,36 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
         "spinelprof.slot");
     Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
   }
-  storeToStack(B, Desc, Frame.Slot, Align(8));
-  if (StoreDepth)
+  if (Writes.PairedAbove)
+    storeSlotPair(B, cast<Constant>(Desc), Writes.PairedAbove, Frame.Slot);
+  else if (Writes.Slot)
+    storeToStack(B, Desc, Frame.Slot, Align(8));
+  if (Writes.Depth)
     storeToStack(B, Frame.Next, Stack, Align(4));
   return Frame;
+}
+
+void MarkerLowering::storeSlotPair(IRBuilder<> &B, Constant *Lower,
+                                   Constant *Upper, Value *Slot) {
+  GlobalVariable *&Pair = SlotPairs[{Lower, Upper}];
+  if (!Pair) {
+    ArrayType *PairTy = ArrayType::get(PtrTy, 2);
+    Pair = new GlobalVariable(M, PairTy, /*isConstant=*/true,
+                              GlobalValue::PrivateLinkage,
+                              ConstantArray::get(PairTy, {Lower, Upper}),
+                              "__spinelprof_slot_pair");
+    Pair->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    Pair->setAlignment(Align(16));
+  }
+  auto *VecTy = FixedVectorType::get(Int64Ty, 2);
+  Value *Both = B.CreateAlignedLoad(VecTy, Pair, Align(16), "spinelprof.pair");
+  storeToStack(B, Both, Slot, Align(8));
 }
 
 MarkerLowering::LoweredPush
 MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                                 const LoweredPush &Root, unsigned Level,
-                                bool StoreDepth) {
+                                PushWrites Writes) {
   Value *RootDepth = Root.Depth;
   Value *Depth = Level == 0   ? RootDepth
                  : Level == 1 ? Root.Frame.Next
@@ -298,7 +341,7 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                                                    Level, "spinelprof.slot");
   Nested.Next =
       B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
-  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested, StoreDepth),
+  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested, Writes),
           RootDepth, Level};
 }
 
@@ -306,26 +349,34 @@ DenseMap<CallBase *, MarkerLowering::LoweredPush>
 MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
                             const StaticDepths &Static,
                             const SmallPtrSetImpl<CallBase *> &Unstored,
+                            const DenseMap<CallBase *, CallBase *> &Pairs,
                             Value *Stack) {
   // A push nested in another of this function's frames stands at that
   // frame's slot + its level: no load, no clamp.
   DenseMap<CallBase *, LoweredPush> Lowered;
+  SmallPtrSet<CallBase *, 8> WrittenBelow;
+  for (auto &[Lower, Upper] : Pairs)
+    WrittenBelow.insert(Upper);
   for (CallBase *Call : Pushes) {
     IRBuilder<> B(Call);
     Value *Desc = Call->getArgOperand(0);
-    bool StoreDepth = !Unstored.contains(Call);
+    PushWrites Writes;
+    Writes.Depth = !Unstored.contains(Call);
+    Writes.Slot = !WrittenBelow.contains(Call);
+    if (CallBase *Upper = Pairs.lookup(Call))
+      Writes.PairedAbove = cast<Constant>(Upper->getArgOperand(0));
     auto [Root, Level] = Static.lookup(Call);
     auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
     if (RootIt != Lowered.end()) {
       LoweredPush RootPush = RootIt->second; // a copy: the map may grow
       Lowered[Call] =
-          lowerNestedPush(B, Stack, Desc, RootPush, Level, StoreDepth);
+          lowerNestedPush(B, Stack, Desc, RootPush, Level, Writes);
       continue;
     }
     LoadInst *Depth = loadDepth(B, Stack);
     Depth->takeName(Call);
     Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr,
-                                           StoreDepth)};
+                                           Writes)};
   }
   return Lowered;
 }
@@ -369,12 +420,14 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
   bool Large = Pushes.size() > LargeFunctionPushes;
   SmallPtrSet<CallBase *, 8> Superseded, Unstored;
+  DenseMap<CallBase *, CallBase *> Pairs;
   if (!Large) {
     Superseded = supersededPops(Others, Static);
     Unstored = supersededPushDepths(Pushes, Static);
+    Pairs = pairedSlotStores(Pushes, Static);
   }
   DenseMap<CallBase *, LoweredPush> Lowered =
-      lowerPushes(Pushes, Static, Unstored, Stack);
+      lowerPushes(Pushes, Static, Unstored, Pairs, Stack);
   // Phis of pushes the pops no longer use go, before the depths they held.
   SmallVector<WeakTrackingVH, 4> Phis;
   for (CallBase *Call : Others) {
@@ -429,10 +482,15 @@ void MarkerLowering::lowerPopOrRepush(
 void MarkerLowering::eraseUnusedDepths(
     const DenseMap<CallBase *, LoweredPush> &Lowered) {
   SmallPtrSet<Instruction *, 16> Unused; // a level-1 depth is its root's next
-  for (auto &[Call, Lowering] : Lowered)
+  for (auto &[Call, Lowering] : Lowered) {
     for (Value *V : {Lowering.Depth, Lowering.Frame.Next})
       if (auto *Add = dyn_cast<BinaryOperator>(V); Add && Add->use_empty())
         Unused.insert(Add);
+    // The slot of a push whose slot the push below stored.
+    if (auto *Slot = dyn_cast<GetElementPtrInst>(Lowering.Frame.Slot);
+        Slot && Slot->use_empty())
+      Unused.insert(Slot);
+  }
   for (Instruction *Add : Unused)
     Add->eraseFromParent();
 }

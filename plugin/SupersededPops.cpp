@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constant.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -41,11 +42,11 @@ public:
   explicit DepthStoreAnalysis(const StaticDepths &Static) : Static(Static) {}
   bool superseded(CallBase &Pop);
   std::optional<unsigned> workUntilPublished(CallBase &Push);
+  std::optional<NextMarker> pushAbove(CallBase &Push) const;
 
 private:
   std::optional<Place> placeOfPush(Value *V) const;
   std::optional<Place> placeOf(CallBase &Marker, FrameMarker Kind) const;
-  std::optional<NextMarker> pushAbove(CallBase &Push) const;
 
   const StaticDepths &Static;
   /// Pops decided so far; a pop being decided reads as kept (a cycle).
@@ -200,4 +201,36 @@ spinelprof::supersededPushDepths(ArrayRef<CallBase *> Pushes,
     if (Analysis.workUntilPublished(*Push).has_value())
       Unstored.insert(Push);
   return Unstored;
+}
+
+/// Whether \p Upper's block is \p Lower's or reached from it through
+/// blocks of one predecessor each (no other path comes in between).
+static bool onlyPathFrom(CallBase &Lower, CallBase &Upper) {
+  BasicBlock *BB = Upper.getParent();
+  for (unsigned Steps = 0; BB != Lower.getParent(); ++Steps) {
+    BB = BB->getSinglePredecessor();
+    if (!BB || Steps > MaxWorkBetween)
+      return false;
+  }
+  return true;
+}
+
+DenseMap<CallBase *, CallBase *>
+spinelprof::pairedSlotStores(ArrayRef<CallBase *> Pushes,
+                             const StaticDepths &Static) {
+  DepthStoreAnalysis Analysis(Static);
+  DenseMap<CallBase *, CallBase *> Pairs;
+  SmallPtrSet<CallBase *, 8> Uppers;
+  for (CallBase *Lower : Pushes) {
+    if (Uppers.contains(Lower))
+      continue;
+    std::optional<NextMarker> Above = Analysis.pushAbove(*Lower);
+    if (!Above || !onlyPathFrom(*Lower, *Above->Marker) ||
+        !isa<Constant>(Lower->getArgOperand(0)) ||
+        !isa<Constant>(Above->Marker->getArgOperand(0)))
+      continue;
+    Pairs[Lower] = Above->Marker;
+    Uppers.insert(Above->Marker);
+  }
+  return Pairs;
 }

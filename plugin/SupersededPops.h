@@ -31,6 +31,15 @@
 // that slot, as it would between any push's two stores; the window is a
 // few instructions wider.)
 //
+// Such a pair of pushes also shares one store for both slots
+// (pairedSlotStores): a 16-byte store of a constant pair of descriptors
+// at the lower push, where the upper push is on the only path from it
+// (its block, or blocks of one predecessor each). The upper slot is
+// written a few instructions early, above the depth, so no sample sees it
+// before the upper push publishes it. Two instructions fewer per
+// allocation on bm_binary_trees and bm_gcbench
+// (bench/overhead/results/2026-12-01-slot-pairs.md).
+//
 // Not dropped: a pop before any other call (the callee may push, load the
 // depth or be sampled), before a push that loads the depth or stores in
 // another slot, at a conditional branch, a return or any other
@@ -43,6 +52,7 @@
 #define SPINELPROF_PLUGIN_SUPERSEDEDPOPS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
@@ -72,6 +82,19 @@ supersededPops(llvm::ArrayRef<llvm::CallBase *> Markers,
 llvm::SmallPtrSet<llvm::CallBase *, 8>
 supersededPushDepths(llvm::ArrayRef<llvm::CallBase *> Pushes,
                      const StaticDepths &Static);
+
+/// Pairs of \p Pushes (one function's, before lowering) whose two slots
+/// one 16-byte store can write at the lower push: the upper is the next
+/// marker, with no call and at most MaxWorkBetween instructions between,
+/// on the only path from the lower (its block, or blocks of one
+/// predecessor), and stores without loading in the slot right above
+/// (`Node.new`'s frame, then `sp_gc_alloc`'s). The upper slot, written
+/// early, is above the depth until the upper push publishes it. Both
+/// descriptors are constants; a push is in one pair at most. Lower to
+/// upper.
+llvm::DenseMap<llvm::CallBase *, llvm::CallBase *>
+pairedSlotStores(llvm::ArrayRef<llvm::CallBase *> Pushes,
+                 const StaticDepths &Static);
 
 } // namespace spinelprof
 

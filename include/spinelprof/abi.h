@@ -111,7 +111,10 @@ struct spinelprof_frame_descriptor {
  * depth, frames[min(d, CAPACITY) + k] = &descriptor; depth = d + k + 1.
  * Every path to it has the same frames open (a call returns with the depth
  * it was called with), so it is the slot and depth the load would give,
- * except past the capacity, where both are sink slots.
+ * except past the capacity, where both are sink slots. Where the next
+ * marker is a push in the slot right above (no call between, on the only
+ * path), the lower push may store both slots in one 16-byte store; the
+ * upper one is above the depth until the upper push stores the depth.
  * Pop (before every return): depth = d (the value saved at entry), so a frame
  * abandoned by longjmp heals at the caller's next return. An inlined
  * callee's pop is left out where the next marker stores the depth (a pop,

@@ -67,6 +67,8 @@ define internal void @sp_Foo_gc_scan(ptr %p) {
   ret void
 }
 
+; CHECK-DAG: [[NAME_PAIR:@__spinelprof_slot_pair[.0-9]*]] = private unnamed_addr constant [2 x ptr] [ptr @__spinelprof_desc.sp_pair_and_name, ptr @__spinelprof_desc.sp_gc_alloc], align 16
+; CHECK-DAG: [[FOO_PAIR:@__spinelprof_slot_pair[.0-9]*]] = private unnamed_addr constant [2 x ptr] [ptr @__spinelprof_desc.sp_Foo_new, ptr @__spinelprof_desc.sp_gc_alloc], align 16
 ; CHECK-LABEL: define ptr @sp_gc_alloc(i64 %size, ptr %fin, ptr %scan)
 ; CHECK-NOT: __spinelprof_alloc_countdown
 ; CHECK: call ptr @calloc(i64 1, i64 %size){{$}}
@@ -82,12 +84,12 @@ define internal fastcc ptr @sp_str_alloc(i64 %len) noinline {
   ret ptr %p
 }
 
+; Foo.new's slot and sp_gc_alloc's above it in one store of the pair.
 ; CHECK-LABEL: define ptr @sp_Foo_new(
 ; CHECK-NOT: __spinelprof_alloc_countdown
-; CHECK: store volatile ptr @__spinelprof_desc.sp_Foo_new, ptr %spinelprof.slot,
-; CHECK: [[SLOT:%.*]] = getelementptr inbounds ptr, ptr %spinelprof.slot, i32 1
+; CHECK: %spinelprof.pair = load <2 x i64>, ptr [[FOO_PAIR]], align 16
+; CHECK-NEXT: store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
 ; CHECK-NEXT: [[NEXT:%.*]] = add i32 %spinelprof.depth, 2
-; CHECK-NEXT: store volatile ptr @__spinelprof_desc.sp_gc_alloc, ptr [[SLOT]],
 ; CHECK-NEXT: store volatile i32 [[NEXT]], ptr %spinelprof.stack,
 ; CHECK-NEXT: %p = call noalias ptr @sp_gc_alloc.spinelprof_site_frameless(i64 16, ptr null, ptr @sp_Foo_gc_scan, ptr @__spinelprof_alloc_type.Foo), !spinelprof.alloc
 ; CHECK-NEXT: store volatile i32 %spinelprof.depth, ptr %spinelprof.stack,
@@ -98,9 +100,12 @@ define ptr @sp_Foo_new() {
 }
 
 ; Each call pushes its allocator's frame; sp_gc_alloc's pop is left out
-; where sp_str_alloc's push stores the same slot (SupersededPops.h).
+; where sp_str_alloc's push stores the same slot (SupersededPops.h). The
+; function's own slot and sp_gc_alloc's: one store.
 ; CHECK-LABEL: define ptr @sp_pair_and_name(
-; CHECK: store volatile ptr @__spinelprof_desc.sp_gc_alloc,
+; CHECK: %spinelprof.pair = load <2 x i64>, ptr [[NAME_PAIR]], align 16
+; CHECK-NEXT: store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
+; CHECK-NEXT: add i32
 ; CHECK-NEXT: store volatile i32
 ; CHECK-NEXT: call ptr @sp_gc_alloc.spinelprof_site_frameless(i64 32, ptr null, ptr null, ptr @"__spinelprof_alloc_type.[object]")
 ; CHECK-NOT: store volatile i32 %spinelprof.depth,

@@ -288,8 +288,9 @@ pad:
 ; CHECK-NEXT:    cleanup
 ; CHECK-NEXT:    [[P:%.*]] = load i32, ptr
 
-; Levels 1 to 15 stand on the root; level 16 would pass the sink slots,
-; so the 17th frame loads and the 18th stands on it.
+; Levels 1 to 15 stand on the root (each pair of slots one store: 14
+; and 15 the last); level 16 would pass the sink slots, so the 17th frame
+; loads and the 18th stands on it.
 define void @deep() {
   %d0 = call i32 @__spinelprof_marker_push(ptr @desc)
   %d1 = call i32 @__spinelprof_marker_push(ptr @desc)
@@ -332,7 +333,8 @@ define void @deep() {
 ; CHECK-LABEL: define void @deep()
 ; CHECK:         %d0 = load i32
 ; CHECK-NOT:     load i32
-; CHECK:         getelementptr inbounds ptr, ptr [[SLOT:%.*]], i32 15
+; CHECK:         [[SLOT14:%.*]] = getelementptr inbounds ptr, ptr [[SLOT:%.*]], i32 14
+; CHECK:         store volatile <2 x i64> {{.*}}, ptr [[SLOT14]]
 ; CHECK-NEXT:    add i32 %d0, 16
 ; CHECK-NOT:     load i32
 ; CHECK:         %d16 = load i32

@@ -122,8 +122,9 @@ define void @call_between() {
   ret void
 }
 ; CHECK-LABEL: define void @call_between(
-; CHECK-COUNT-2: store volatile ptr @desc
-; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK:         store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
+; CHECK-NEXT:    [[NEXTB:%.*]] = add i32 %a, 2
+; CHECK-NEXT:    store volatile i32 [[NEXTB]], ptr
 ; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
 ; CHECK-NEXT:    store volatile i32 [[B]], ptr
 ; CHECK-NEXT:    call void @work()
@@ -242,10 +243,8 @@ define void @push_then_push(i32 %x) {
 ; CHECK-LABEL: define void @push_then_push(
 ; CHECK:         %a = load i32, ptr
 ; CHECK-NOT:     store volatile i32
-; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot,
-; CHECK-NOT:     store volatile i32
-; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot1,
-; CHECK-NOT:     store volatile i32
+; CHECK:         store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
+; CHECK-NOT:     store volatile
 ; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
 ; CHECK-NEXT:    call void @work()
@@ -297,9 +296,8 @@ define void @push_chain_budget(i32 %x) {
   ret void
 }
 ; CHECK-LABEL: define void @push_chain_budget(
-; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot,
+; CHECK:         store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next, ptr
-; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot1,
-; CHECK-NOT:     store volatile i32
+; CHECK-NOT:     store volatile
 ; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
