@@ -88,7 +88,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/IR/ValueHandle.h"
 
 using namespace llvm;
 using namespace spinelprof;
@@ -442,9 +442,17 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     Call->replaceAllUsesWith(Lowering.Depth);
     Call->eraseFromParent();
   }
-  for (WeakTrackingVH &V : Phis)
-    if (auto *Phi = dyn_cast_or_null<PHINode>(V))
-      RecursivelyDeleteDeadPHINode(Phi);
+  // The phis alone: the depths they held are eraseUnusedDepths' to delete
+  // (deleting them here too would leave Lowered pointing at freed ones).
+  while (!Phis.empty()) {
+    auto *Phi = dyn_cast_or_null<PHINode>(Phis.pop_back_val());
+    if (!Phi || !Phi->use_empty())
+      continue;
+    for (Value *In : Phi->incoming_values())
+      if (isa<PHINode>(In))
+        Phis.push_back(In);
+    Phi->eraseFromParent();
+  }
   eraseUnusedDepths(Lowered);
 }
 

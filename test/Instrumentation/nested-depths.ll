@@ -209,6 +209,49 @@ j:
 ; CHECK-NOT:     load i32
 ; CHECK:         ret void
 
+; The same two levels up: the copies' depths (root + 2) were used by the
+; phi alone; the phi goes, then they do (the plugin once deleted them
+; with the phi and then again: a crash).
+define void @duplicated_level2(i1 %c) {
+entry:
+  %r = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  %o = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br i1 %c, label %l, label %m
+l:
+  %x = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+m:
+  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  br label %j
+j:
+  %p = phi i32 [ %x, %l ], [ %y, %m ]
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %p)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %o)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %r)
+  ret void
+}
+; CHECK-LABEL: define void @duplicated_level2(
+; CHECK-NOT:     phi
+; CHECK:       l:
+; CHECK-NOT:     add i32 %r, 2
+; CHECK:         br label %j
+; CHECK:       m:
+; CHECK-NOT:     add i32 %r, 2
+; CHECK:         br label %j
+; CHECK:       j:
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    [[POP:%.*]] = add i32 %r, 2
+; CHECK-NEXT:    store volatile i32 [[POP]], ptr
+; CHECK-NOT:     add i32 %r, 2
+; CHECK:         ret void
+
 ; Pushes that stand at different places (levels 1 and 2): the pop stores
 ; the phi, and the push after it loads.
 define void @duplicated_apart(i1 %c) {
