@@ -8,8 +8,8 @@
 
 #include "FrameMarkers.h"
 
-#include "llvm/IR/BasicBlock.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"

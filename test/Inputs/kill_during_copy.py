@@ -5,8 +5,11 @@ usage: fifo_reader.py --stall FIFO OUT -- kill_during_copy.py COMMAND [ARGS...]
   COMMAND must write its profile to FIFO and print 'ready' on stdout once
   it has samples. Under fifo_reader.py --stall the FIFO has a reader that
   never reads, so the copy (writeInCopy) waits on it for up to 3 s. The
-  script sends SIGTERM, finds the copy (a child of COMMAND), stops it
-  (SIGSTOP: a copy that hangs), kills COMMAND with SIGKILL, and prints whether the
+  script sends SIGTERM, finds the copy (a child of COMMAND), waits until
+  it sleeps (blocked on the FIFO: it has run its start, PR_SET_PDEATHSIG
+  included; a copy stopped before it first ran has none, and under load
+  one is seen in /proc well before it runs), stops it (SIGSTOP: a copy
+  that hangs), kills COMMAND with SIGKILL, and prints whether the
   copy ended within 5 s ('copy ended with its parent') or not ('copy
   outlived its parent', after which it is killed here). Exits 1 on any
   other outcome, saying which.
@@ -69,6 +72,8 @@ def main():
     if not copies:
         fail('no copy was made for SIGTERM', proc)
     copy = copies[0]
+    if wait_until(lambda: state_of(copy) in ('S', 'D', None, 'Z'), 10) is None:
+        fail('the copy did not block on the FIFO', proc)
     os.kill(copy, signal.SIGSTOP)
     if wait_until(lambda: state_of(copy) in ('T', 't', None, 'Z'), 5) is None:
         fail('the copy did not stop', proc)
