@@ -10,6 +10,9 @@
 // RUN: count 0 < %t/z.folded
 // RUN: %python %inputs/check_sprof.py %t/z.folded | FileCheck %s
 // RUN: %spinel-prof report %t/z.sprof | FileCheck %s --check-prefix=REPORT
+// None kept of some taken (all dropped) is no sign of a short run: no note.
+// RUN: sed 's/"dropped": 0/"dropped": 3/' %t/z.sprof > %t/dropped.sprof
+// RUN: %spinel-prof report %t/dropped.sprof | FileCheck %s --check-prefix=DROPPED
 //
 // ERR: spinelprof: 0 samples (1 Hz requested, 0 Hz achieved), 0 dropped, {{[0-9.]+}} s, wrote {{.*}}z.folded
 // CHECK: ok: 0 samples, 0 stacks, 0 frames, 0 threads
@@ -18,6 +21,9 @@
 // REPORT:      Samples:  0 (dropped 0, truncated 0)
 // REPORT-NEXT: Note:     no samples: the run was too short for the rate; sample a short run faster: spinel-prof run --hz 1000, or SPINEL_PROFILE_HZ=1000
 // REPORT:      (no samples)
+// DROPPED:      Samples:  0 (dropped 3, truncated 0)
+// DROPPED-NOT:  Note:
+// DROPPED:      (no samples)
 #include "manual_frames.h"
 
 FRAME(f_main, "<main>", "main", SPINELPROF_KIND_USER);

@@ -194,10 +194,11 @@ void renderSampleHeader(const Profile &P, LineFn &Line) {
   if (!P.SelfDescribing)
     Samples += fmt::format(" in {} distinct stacks", P.Samples.size());
   Line("Samples:", Samples);
-  // None in a selection (--thread, --focus, --time) says nothing of the
-  // run's length.
-  bool NoneSelected = Total == 0 && (M.SelectedFrom || P.Range);
-  if (M.SampleCount && M.RequestedHz && Total < FewSamples && !NoneSelected)
+  // None in a selection (--thread, --focus, --time), or none kept of
+  // some taken (all dropped), says nothing of the run's length.
+  bool NoneForLength =
+      Total == 0 && (M.SelectedFrom || P.Range || M.Dropped.value_or(0) > 0);
+  if (M.SampleCount && M.RequestedHz && Total < FewSamples && !NoneForLength)
     Line("Note:", fewSamplesNote(Total, *M.RequestedHz));
 }
 
