@@ -19,6 +19,7 @@
 
 #include "FramePolicy.h"
 
+#include "RuntimeNames.h"
 #include "SpinelNames.h"
 
 #include "llvm/Analysis/CFG.h"
@@ -49,21 +50,65 @@ Expected<std::unique_ptr<Regex>> compilePattern(const OptionValue &Option) {
 /// What the policy needs to know about a body, in one walk.
 struct BodyShape {
   unsigned Instructions = 0; // debug intrinsics aside
-  bool CallsSomething = false; // a call that is not an intrinsic
+  bool CallsSomething = false; // a call that is not an intrinsic, or of an
+                               // inline helper that inlinesAway
 };
 
-BodyShape measure(const Function &F) {
+/// How deep inlinesAway follows the inline helpers a helper calls.
+constexpr unsigned InlineHelperDepth = 3;
+
+/// True when a call of \p Callee is no call once optimized: a header's
+/// helper marked `inline`, under \p HelperMinSize IR instructions, that
+/// calls nothing but intrinsics and such helpers (`sp_utf8_advance` in
+/// `sp_utf8_byte_offset`'s loop). It disappears into its caller at -O2
+/// with no frame of its own. \p Depth bounds the walk (and breaks cycles).
+bool inlinesAway(const Function &Callee, unsigned HelperMinSize,
+                 bool CompilingRuntimeLibrary, unsigned Depth) {
+  if (Depth == 0 || Callee.isDeclaration() ||
+      !Callee.hasFnAttribute(Attribute::InlineHint) ||
+      Callee.hasFnAttribute(Attribute::NoInline) ||
+      Callee.hasFnAttribute(Attribute::OptimizeNone) ||
+      Callee.isInterposable() || isGCFunctionName(Callee.getName()) ||
+      isGCCallbackName(Callee.getName()) ||
+      getDefinitionSite(Callee, CompilingRuntimeLibrary).IsProgramOwn)
+    return false;
+  unsigned Instructions = 0;
+  for (const BasicBlock &BB : Callee)
+    for (const Instruction &I : BB) {
+      if (isa<DbgInfoIntrinsic>(I))
+        continue;
+      if (++Instructions >= HelperMinSize)
+        return false;
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Next = Call ? Call->getCalledFunction() : nullptr;
+      if (!Call || (Next && Next->isIntrinsic()))
+        continue;
+      if (!Next || Next == &Callee ||
+          !inlinesAway(*Next, HelperMinSize, CompilingRuntimeLibrary,
+                       Depth - 1))
+        return false;
+    }
+  return true;
+}
+
+/// \p F's shape; with \p SeeThrough, a call of an inline helper that
+/// inlinesAway is no call.
+BodyShape measure(const Function &F, bool SeeThrough, unsigned HelperMinSize,
+                  bool CompilingRuntimeLibrary) {
   BodyShape Shape;
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
       if (isa<DbgInfoIntrinsic>(I))
         continue;
       ++Shape.Instructions;
-      if (const auto *Call = dyn_cast<CallBase>(&I)) {
-        const Function *Callee = Call->getCalledFunction();
-        if (!Callee || !Callee->isIntrinsic())
-          Shape.CallsSomething = true;
-      }
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (Call && !(Callee && (Callee->isIntrinsic() ||
+                               (SeeThrough &&
+                                inlinesAway(*Callee, HelperMinSize,
+                                            CompilingRuntimeLibrary,
+                                            InlineHelperDepth)))))
+        Shape.CallsSomething = true;
     }
   return Shape;
 }
@@ -163,7 +208,19 @@ FrameReason FramePolicy::classify(const Function &F) const {
   if (getDefinitionSite(F, CompilingRuntimeLibrary).IsProgramOwn)
     return F.hasFnAttribute(Attribute::InlineHint) ? FrameReason::TrivialMethod
                                                    : FrameReason::ProgramOwn;
-  BodyShape Shape = measure(F);
+  // A helper no Ruby method stands for (the table's "-", or absent) and
+  // only ever called directly is plumbing inside the helper or method that
+  // calls it (`sp_utf8_byte_offset` in `String#[]`): its calls of inline
+  // helpers that vanish into it do not make it a calling helper, and
+  // without a frame its time is its caller's (template: ~10 instructions
+  // per `String#[]` of frames). A Ruby-named helper keeps its frame, being
+  // what a Ruby developer reads (`String#length`, `Hash#[]`), and so does
+  // one whose address is taken (a collector's scanner such as
+  // `sp_StrArray_scan` runs as a function, named by its frame).
+  bool SeeThrough = !isGCFunctionName(F.getName()) && !F.hasAddressTaken() &&
+                    runtimeRubyName(F.getName()).empty();
+  BodyShape Shape =
+      measure(F, SeeThrough, HelperMinSize, CompilingRuntimeLibrary);
   if (isGCFunctionName(F.getName()))
     return Shape.CallsSomething || Shape.Instructions >= HelperMinSize
                ? FrameReason::GCEntry

@@ -50,6 +50,9 @@ enum class FrameReason {
                    ///< object marked (*_gc_scan, _proc_cap_scan_N, sp_gc_mark)
   LargeHelper,     ///< kept: a runtime helper of HelperMinSize or more
   CallingHelper,   ///< kept: a smaller helper, not inline, that calls out
+                   ///< (for one no Ruby method stands for, called only
+                   ///< directly, a call of an inline helper that calls
+                   ///< nothing else is no call: `sp_utf8_byte_offset`)
   TinyGCLeaf,      ///< dropped: a GC function under HelperMinSize that
                    ///< calls nothing (sp_gc_hdr_of, sp_gc_root_restore)
   SmallHelper,     ///< dropped: any other helper under HelperMinSize:
@@ -87,7 +90,9 @@ enum class FrameChoice {
 /// (sp_gc_collect, sp_gc_mark_all, sp_gc_sweep, ...) a push, its
 /// per-object callbacks (isGCCallbackName) PC-named; of the runtime helpers
 /// defined in headers, those of DefaultHelperMinSize IR instructions or
-/// more, and the smaller ones that are not `inline` and call a function.
+/// more, and the smaller ones that are not `inline` and call a function
+/// (not counting, in a helper without a Ruby name, inline helpers that
+/// vanish into it).
 /// `Frames=lean`: the default without the program's own `inline` functions
 /// that are not small leaves (Spinel marks a method `static inline` when its
 /// body is at most three statements without yield or self-recursion:

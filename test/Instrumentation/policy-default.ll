@@ -4,6 +4,9 @@
 ; theirs unless they are small and call nothing, other helpers only when
 ; they are big (-spinelprof-helper-min-size, 100 IR instructions) or are not
 ; `inline` (inlinehint) and call a function (intrinsics do not count).
+; A helper no Ruby method stands for (RuntimeNames.tsv's "-" or absent),
+; only ever called directly, does not call out by calling inline helpers
+; that call nothing: they vanish into it at -O2.
 ; The collector's per-object callbacks (*_gc_scan, sp_gc_mark) are
 ; PC-named (flag 4) wherever they are defined: no push, since they run
 ; only under the collector's own frames.
@@ -28,6 +31,11 @@
 ; DROP-NOT: @__spinelprof_desc.sp_str_len =
 ; DROP-NOT: @__spinelprof_desc.sp_int_add =
 ; DROP-NOT: @__spinelprof_desc.sp_big_leaf =
+; DROP-NOT: @__spinelprof_desc.sp_utf8_byte_offset =
+; DROP-NOT: @__spinelprof_desc.sp_utf8_advance =
+; KEEP-DAG: @__spinelprof_desc.sp_str_length =
+; KEEP-DAG: @__spinelprof_desc.sp_StrArray_scan =
+; KEEP-DAG: @__spinelprof_desc.sp_utf8_decode =
 ; A callback has no push; the collector has one. With PC-naming off, a
 ; callback gets a push again.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof -spinelprof-leaf-max-size=0 -S %s | FileCheck %s --check-prefix=PUSHED
@@ -183,6 +191,45 @@ define internal i64 @sp_big_leaf(i64 %a) !dbg !29 {
   ret i64 %e
 }
 
+; A loop over inline helpers that call nothing: dropped when no Ruby method
+; stands for it (UTF-8 plumbing inside `String#[]`)...
+define internal i64 @sp_utf8_byte_offset(ptr %s, i64 %n) !dbg !40 {
+entry:
+  br label %loop
+loop:
+  %p = phi ptr [ %s, %entry ], [ %q, %loop ]
+  %i = phi i64 [ %n, %entry ], [ %j, %loop ]
+  %step = call i64 @sp_utf8_advance(ptr %p), !dbg !45
+  %q = getelementptr i8, ptr %p, i64 %step
+  %j = sub i64 %i, 1
+  %more = icmp sgt i64 %j, 0
+  br i1 %more, label %loop, label %done
+done:
+  %off = ptrtoint ptr %q to i64
+  ret i64 %off
+}
+define internal i64 @sp_utf8_advance(ptr %p) inlinehint !dbg !41 {
+  %c = load i8, ptr %p
+  %n = zext i8 %c to i64
+  ret i64 %n
+}
+; ...kept when one does (`String#length`)...
+define internal i64 @sp_str_length(ptr %s) !dbg !42 {
+  %n = call i64 @sp_utf8_advance(ptr %s), !dbg !46
+  ret i64 %n
+}
+; ...or when its address is taken (it runs as a function, a GC scanner)...
+@scanners = internal global ptr @sp_StrArray_scan
+define internal void @sp_StrArray_scan(ptr %p) !dbg !43 {
+  %n = call i64 @sp_utf8_advance(ptr %p), !dbg !47
+  ret void
+}
+; ...or when an inline helper it calls calls out.
+define internal ptr @sp_utf8_decode(i64 %n) !dbg !44 {
+  %p = call ptr @sp_ary_get(ptr null, i64 %n), !dbg !48
+  ret ptr %p
+}
+
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
 !0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, producer: "clang", isOptimized: true, runtimeVersion: 0, emissionKind: LineTablesOnly)
@@ -206,6 +253,15 @@ define internal i64 @sp_big_leaf(i64 %a) !dbg !29 {
 !27 = distinct !DISubprogram(name: "sp_str_len", scope: !4, file: !4, line: 27, type: !6, scopeLine: 27, spFlags: DISPFlagDefinition, unit: !0)
 !28 = distinct !DISubprogram(name: "sp_int_add", scope: !4, file: !4, line: 28, type: !6, scopeLine: 28, spFlags: DISPFlagDefinition, unit: !0)
 !29 = distinct !DISubprogram(name: "sp_big_leaf", scope: !4, file: !4, line: 29, type: !6, scopeLine: 29, spFlags: DISPFlagDefinition, unit: !0)
+!40 = distinct !DISubprogram(name: "sp_utf8_byte_offset", scope: !4, file: !4, line: 40, type: !6, scopeLine: 40, spFlags: DISPFlagDefinition, unit: !0)
+!41 = distinct !DISubprogram(name: "sp_utf8_advance", scope: !4, file: !4, line: 41, type: !6, scopeLine: 41, spFlags: DISPFlagDefinition, unit: !0)
+!42 = distinct !DISubprogram(name: "sp_str_length", scope: !4, file: !4, line: 42, type: !6, scopeLine: 42, spFlags: DISPFlagDefinition, unit: !0)
+!43 = distinct !DISubprogram(name: "sp_StrArray_scan", scope: !4, file: !4, line: 43, type: !6, scopeLine: 43, spFlags: DISPFlagDefinition, unit: !0)
+!44 = distinct !DISubprogram(name: "sp_utf8_decode", scope: !4, file: !4, line: 44, type: !6, scopeLine: 44, spFlags: DISPFlagDefinition, unit: !0)
+!45 = !DILocation(line: 40, scope: !40)
+!46 = !DILocation(line: 42, scope: !42)
+!47 = !DILocation(line: 43, scope: !43)
+!48 = !DILocation(line: 44, scope: !44)
 !30 = !DILocation(line: 1, scope: !10)
 !31 = !DILocation(line: 5, scope: !14)
 !32 = !DILocation(line: 20, scope: !20)
