@@ -640,6 +640,10 @@ class Bench:
             vs.remove('ongp')
         if self.baseline_tool:
             vs += ['base-' + v for v in SPINEL_PROF_VARIANTS if v in vs]
+        if self.args.variants:
+            asked = set(self.args.variants.split(','))
+            vs = [v for v in vs if v == 'plain' or v in asked or
+                  (v.startswith('base-') and v[5:] in asked)]
         return vs
 
     def spinel_label(self, v):
@@ -754,8 +758,10 @@ class Bench:
             print('\n(no Spinel benchmark to run: --quick runs only those with quick '
                   'arguments in SPINEL_BENCHMARKS, --only picks among them)')
             return
-        self.gp_hz = self.gperftools_rate(progs, shifts[0]) if self.gperftools else 0
         variants = self.spinel_variants()
+        wants_gp = any(v.endswith('ongp') or v == 'gperftools' for v in variants)
+        self.gp_hz = (self.gperftools_rate(progs, shifts[0])
+                      if self.gperftools and wants_gp else 0)
         if not self.gp_hz:
             variants = [v for v in variants if not v.endswith('ongp')]
         rounds = 1 if self.args.quick else self.args.rounds
@@ -1068,7 +1074,9 @@ def parse_args():
                     help='also the variant base: spinel-prof cc of the spinelprof build in DIR')
     ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
     ap.add_argument('--only', help='comma-separated programs (and Spinel benchmarks, without .rb)')
-    ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built)')
+    ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built); '
+                    'the Spinel part runs those of its own among off, on100, on1k, ongp, gperftools '
+                    '(with --baseline, base- of each too)')
     ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
     args = ap.parse_args()
     if args.rounds is None:
