@@ -7,10 +7,10 @@
 //
 // and in place of each marker:
 //
-//   push(@desc):     %d = load depth
-//                    %i = select (%d < CAPACITY), %d, CAPACITY  ; slot
-//                                                   ; CAPACITY is the sink
-//                    store volatile @desc, frames[%i]
+//   push(@desc):     %l = load depth
+//                    %d = select (%l < CAPACITY + 1), %l, CAPACITY + 1
+//                                      ; saturated: CAPACITY + 1 is a sink
+//                    store volatile @desc, frames[%d]
 //                    store volatile %d + 1, depth
 //                    (uses of the marker's result: %d)
 //                    (no depth store where the push right above it
@@ -30,7 +30,7 @@
 // inlined callee's), on every path to it, needs no load and no clamp: with
 // %r that frame's depth and %rslot its slot,
 //
-//   push(@desc):     store volatile @desc, %rslot + k    ; k < SINK_SLOTS
+//   push(@desc):     store volatile @desc, %rslot + k    ; k < SINK_SLOTS - 1
 //                    store volatile %r + k + 1, depth
 //                    (uses of the marker's result: %r + k)
 //   its pop(%d):     store volatile %r + k, depth   ; the add at the pop
@@ -123,8 +123,10 @@ public:
   bool run(FunctionAnalysisManager &FAM);
 
 private:
-  /// A push's slot address and depth + 1, which its re-pushes store again.
+  /// A push's depth (the loaded one saturated at CAPACITY + 1), slot
+  /// address and depth + 1, which its re-pushes store again.
   struct PushedFrame {
+    Value *Depth;
     Value *Slot;
     Value *Next;
   };
@@ -289,16 +291,21 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
   if (Known) {
     Frame = *Known;
   } else {
-    Value *Capacity = B.getInt32(StackCapacity);
+    // The depth saturates one past the capacity: its slot is the first
+    // sink slot, the depth stored (capacity + 2) says "truncated", and the
+    // pops restore it. So one value, not the loaded depth and its slot
+    // index, stays live across the function's calls.
+    Value *Bound = B.getInt32(StackCapacity + 1);
     Value *Index = B.CreateSelect(
-        B.CreateICmpULT(Depth, Capacity, "spinelprof.inbounds"), Depth,
-        Capacity, "spinelprof.index");
+        B.CreateICmpULT(Depth, Bound, "spinelprof.inbounds"), Depth, Bound,
+        "spinelprof.index");
+    Frame.Depth = Index;
     Frame.Slot = B.CreateInBoundsGEP(
         ShadowStackTy, Stack,
         {B.getInt64(0), B.getInt32(StackFrames),
          B.CreateZExt(Index, Int64Ty, "spinelprof.index64")},
         "spinelprof.slot");
-    Frame.Next = B.CreateAdd(Depth, B.getInt32(1), "spinelprof.next");
+    Frame.Next = B.CreateAdd(Index, B.getInt32(1), "spinelprof.next");
   }
   if (Writes.PairedAbove)
     storeSlotPair(B, cast<Constant>(Desc), Writes.PairedAbove, Frame.Slot);
@@ -335,6 +342,7 @@ MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                  : Level == 1 ? Root.Frame.Next
                               : B.CreateAdd(RootDepth, B.getInt32(Level));
   PushedFrame Nested;
+  Nested.Depth = Depth;
   Nested.Slot = Level == 0
                     ? Root.Frame.Slot
                     : B.CreateConstInBoundsGEP1_32(PtrTy, Root.Frame.Slot,
@@ -373,10 +381,12 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
           lowerNestedPush(B, Stack, Desc, RootPush, Level, Writes);
       continue;
     }
-    LoadInst *Depth = loadDepth(B, Stack);
-    Depth->takeName(Call);
-    Lowered[Call] = {Depth, emitPushStores(B, Stack, Desc, Depth, nullptr,
-                                           Writes)};
+    LoadInst *Loaded = loadDepth(B, Stack);
+    Loaded->setName("spinelprof.loaded");
+    PushedFrame Frame =
+        emitPushStores(B, Stack, Desc, Loaded, nullptr, Writes);
+    Frame.Depth->takeName(Call);
+    Lowered[Call] = {Frame.Depth, Frame};
   }
   return Lowered;
 }
@@ -417,7 +427,9 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (std::optional<FrameMarker> Kind = frameMarkerOf(*Call))
           (*Kind == FrameMarker::Push ? Pushes : Others).push_back(Call);
-  StaticDepths Static(Blocks, Pushes.size(), SinkSlots);
+  // A nested push's slot is its root's + its level, the root's at most
+  // the first sink slot: the levels fit in the sink slots after it.
+  StaticDepths Static(Blocks, Pushes.size(), SinkSlots - 1);
   bool Large = Pushes.size() > LargeFunctionPushes;
   SmallPtrSet<CallBase *, 8> Superseded, Unstored;
   DenseMap<CallBase *, CallBase *> Pairs;

@@ -19,12 +19,13 @@
 
 /* Frames a shadow stack holds. Deeper pushes land in the sink slots from
  * index SPINELPROF_STACK_CAPACITY on (never out of bounds) and the depth
- * keeps counting, so a reader shows them as one "[truncated]" frame. */
+ * stays above the capacity (it saturates a little past it: see Push), so a
+ * reader shows them as one "[truncated]" frame. */
 #define SPINELPROF_STACK_CAPACITY 4096
 
 /* The sink slots after the CAPACITY frames: a push nested k levels inside
  * another frame of its function stores at that frame's slot + k, for k
- * below this (see Push, below). */
+ * below this less one (see Push, below). */
 #define SPINELPROF_STACK_SINK_SLOTS 16
 
 /* The ELF section holding every frame descriptor (a C identifier, so the
@@ -102,13 +103,16 @@ struct spinelprof_frame_descriptor {
  * Push (at function entry), as the plugin emits it, on the thread's
  * __spinelprof_stack (in a fiber too: the runtime's context-switch
  * wrappers copy a suspended context's frames out and back in):
- *   d = depth;                                  plain load
- *   frames[min(d, CAPACITY)] = &descriptor;     volatile store
+ *   d = min(depth, CAPACITY + 1);               plain load, saturated
+ *   frames[d] = &descriptor;                    volatile store
  *   depth = d + 1;                              volatile store
+ * (Past the capacity the depth saturates, so that d alone, not the loaded
+ * depth and a clamped slot index, is what the function keeps for its pops
+ * and nested pushes; the depth a reader sees stays above the capacity.)
  * A push nested k levels inside a frame of the same function (an inlined
- * callee's, 1 <= k < SPINELPROF_STACK_SINK_SLOTS; k = 0 for one in the
+ * callee's, 1 <= k < SPINELPROF_STACK_SINK_SLOTS - 1; k = 0 for one in the
  * place of a frame already popped) loads nothing: with d that frame's
- * depth, frames[min(d, CAPACITY) + k] = &descriptor; depth = d + k + 1.
+ * d, frames[d + k] = &descriptor; depth = d + k + 1.
  * Every path to it has the same frames open (a call returns with the depth
  * it was called with), so it is the slot and depth the load would give,
  * except past the capacity, where both are sink slots. Where the next
@@ -141,7 +145,8 @@ struct spinelprof_frame_descriptor {
  * values in registers. */
 struct spinelprof_shadow_stack {
   /* Must stay the first field: the plugin stores to the struct's address. */
-  uint32_t depth;     /* frames pushed; may exceed SPINELPROF_STACK_CAPACITY */
+  uint32_t depth;     /* frames pushed; above SPINELPROF_STACK_CAPACITY:
+                         truncated (a saturated count, not the frames') */
   uint32_t reserved;  /* 0; keeps frames 8-byte aligned (code instrumented
                          by older plugins counts its pushes here) */
   const struct spinelprof_frame_descriptor

@@ -23,7 +23,9 @@ declare void @work()
 ; CHECK-NEXT:    br i1 %c, label %then, label %done
 ; CHECK:       then:
 ; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK:         %d = load i32, ptr [[STACK]], align 4
+; CHECK:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    %d = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; CHECK:         store volatile ptr @desc, ptr
 ; CHECK:         store volatile i32 %d, ptr [[STACK]], align 4
 ; CHECK-NEXT:    br label %done
@@ -46,7 +48,9 @@ done:
 ; CHECK:         br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     threadlocal.address
-; CHECK:         %d = load i32, ptr [[STACK]], align 4
+; CHECK:         [[LOADED2:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED2]], 4097
+; CHECK-NEXT:    %d = select i1 {{%.*}}, i32 [[LOADED2]], i32 4097
 ; CHECK:         store volatile ptr @desc, ptr
 ; CHECK:         call void @work()
 ; CHECK-NEXT:    store volatile i32 %d, ptr [[STACK]], align 4
@@ -70,9 +74,13 @@ done:
 ; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
 ; CHECK:         br i1 %c, label %a, label %b
 ; CHECK:       a:
-; CHECK-NEXT:    %da = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    [[LOADED3:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED3]], 4097
+; CHECK-NEXT:    %da = select i1 {{%.*}}, i32 [[LOADED3]], i32 4097
 ; CHECK:       b:
-; CHECK-NEXT:    %db = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    [[LOADED4:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED4]], 4097
+; CHECK-NEXT:    %db = select i1 {{%.*}}, i32 [[LOADED4]], i32 4097
 ; CHECK:       join:
 ; CHECK-NEXT:    %d = phi i32 [ %da, %a ], [ %db, %b ]
 ; CHECK-NEXT:    call void @work()

@@ -68,7 +68,9 @@ done:
 ; O2-NEXT:    ret i64
 ; LOWERED-LABEL: define i64 @sp_sum(
 ; LOWERED:         [[STACK:%.*]] = {{.*}}call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; LOWERED:         [[D:%.*]] = load i32, ptr [[STACK]], align 4
+; LOWERED:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; LOWERED-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; LOWERED-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; LOWERED:         [[SLOT:%.*]] = getelementptr inbounds {{.*}}, ptr [[STACK]], i64 0, i32 2, i64
 ; LOWERED:         [[DX:%.*]] = add i32 [[D]], 1
 ; LOWERED:         store volatile ptr @__spinelprof_desc.sp_sum, ptr [[SLOT]]

@@ -7,7 +7,9 @@ declare i32 @target(i32)
 
 define i32 @forwards(i32 %x) {
 ; CHECK-LABEL: define i32 @forwards(i32 %x)
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; CHECK:         br i1 %c, label %tail, label %plain
 ; CHECK:       tail:
 ; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
@@ -29,7 +31,9 @@ plain:
 
 define ptr @forwards_ptr(ptr %p) {
 ; CHECK-LABEL: define ptr @forwards_ptr(ptr %p)
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED2:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED2]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED2]], i32 4097
 ; CHECK:         store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    %r = musttail call ptr @forwards_ptr(ptr %p)
 ; CHECK-NEXT:    ret ptr %r

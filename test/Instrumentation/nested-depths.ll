@@ -3,7 +3,8 @@
 ; that frame's depth + level + 1: no load of the depth, no clamp. Where the
 ; paths to a push disagree on the frames open above the function's (a join
 ; of different states, a second return from setjmp, a landing pad), or the
-; level reaches SPINELPROF_STACK_SINK_SLOTS (16), the push loads the depth.
+; level reaches SPINELPROF_STACK_SINK_SLOTS - 1 (15: a root's depth
+; saturates at the first sink slot), the push loads the depth.
 ; In a function of more than 64 pushes (StaticDepths.h) a push stands only
 ; on a frame pushed or popped in its own block, and a pop counts down.
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
@@ -19,10 +20,10 @@
 ; RUN: %python %S/Inputs/nested_pushes.py 65 siblings \
 ; RUN:   | %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S \
 ; RUN:   | FileCheck %s --check-prefix=SIB65
-; 64 nested pushes: levels 0, 16, 32 and 48 load.
-; AT64-COUNT-4: load i32
+; 64 nested pushes: levels 0, 15, 30, 45 and 60 load.
+; AT64-COUNT-5: load i32
 ; AT64-NOT:     load i32
-; 65 in one block: the pushes at levels 0, 16, 32, 48 and 64 load, and
+; 65 in one block: the pushes at levels 0, 15, 30, 45 and 60 load, and
 ; each of the 65 pops.
 ; OVER64-COUNT-70: load i32
 ; OVER64-NOT:      load i32
@@ -32,7 +33,9 @@
 ; SIB64-NOT:     load i32
 ; 65: each push loads, and each pop counts down.
 ; SIB65:      b1:
-; SIB65-NEXT:   [[D:%.*]] = load i32, ptr [[STACK:%spinelprof.stack]], align 4
+; SIB65-NEXT:   [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%spinelprof.stack]], align 4
+; SIB65-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; SIB65-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; SIB65:        store volatile i32 {{%.*}}, ptr [[STACK]]
 ; SIB65-NEXT:   call void @work()
 ; SIB65-NEXT:   [[E:%.*]] = load i32, ptr [[STACK]], align 4
@@ -65,7 +68,9 @@ define void @nested() {
   ret void
 }
 ; CHECK-LABEL: define void @nested()
-; CHECK:         [[A:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED3:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED3]], 4097
+; CHECK-NEXT:    [[A:%.*]] = select i1 {{%.*}}, i32 [[LOADED3]], i32 4097
 ; CHECK:         [[SLOT:%.*]] = getelementptr inbounds {{.*}}, ptr [[STACK]], i64 0, i32 2, i64
 ; CHECK:         [[B:%.*]] = add i32 [[A]], 1
 ; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
@@ -103,7 +108,9 @@ define void @pop_after_call() {
   ret void
 }
 ; CHECK-LABEL: define void @pop_after_call()
-; CHECK:         [[A:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED4:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED4]], 4097
+; CHECK-NEXT:    [[A:%.*]] = select i1 {{%.*}}, i32 [[LOADED4]], i32 4097
 ; CHECK-NOT:     add i32 [[A]], 2
 ; CHECK:         [[NEXTB:%.*]] = add i32 [[A]], 2
 ; CHECK-NEXT:    store volatile ptr @desc
@@ -131,7 +138,9 @@ define void @siblings() {
   ret void
 }
 ; CHECK-LABEL: define void @siblings()
-; CHECK:         [[X:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED5:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED5]], 4097
+; CHECK-NEXT:    [[X:%.*]] = select i1 {{%.*}}, i32 [[LOADED5]], i32 4097
 ; CHECK:         [[SLOT:%.*]] = getelementptr inbounds
 ; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]]
@@ -160,7 +169,9 @@ join:
 ; CHECK:       open:
 ; CHECK-NOT:     load
 ; CHECK:       join:
-; CHECK-NEXT:    [[J:%.*]] = load i32, ptr
+; CHECK-NEXT:    [[LOADED6:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED6]], 4097
+; CHECK-NEXT:    [[J:%.*]] = select i1 {{%.*}}, i32 [[LOADED6]], i32 4097
 ; CHECK:         store volatile i32 [[J]], ptr
 
 ; The optimizer duplicated an inlined callee's push onto both paths to a
@@ -193,7 +204,9 @@ j:
   ret void
 }
 ; CHECK-LABEL: define void @duplicated(
-; CHECK:         [[R:%r]] = load i32, ptr
+; CHECK:         [[LOADED7:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED7]], 4097
+; CHECK-NEXT:    [[R:%r]] = select i1 {{%.*}}, i32 [[LOADED7]], i32 4097
 ; CHECK:         [[SLOT:%spinelprof.slot]] = getelementptr inbounds {{.*}} i32 2, i64
 ; CHECK-NOT:     load i32
 ; CHECK-NOT:     phi
@@ -282,7 +295,9 @@ j:
 ; CHECK-NEXT:    %p = phi i32
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    store volatile i32 %p, ptr
-; CHECK-NEXT:    %n = load i32, ptr
+; CHECK-NEXT:    [[LOADED8:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED8]], 4097
+; CHECK-NEXT:    %n = select i1 {{%.*}}, i32 [[LOADED8]], i32 4097
 
 ; After setjmp the depth is what a longjmp left, until the re-push sets it:
 ; a push after the re-push stands on the frame; one after a bare
@@ -301,11 +316,15 @@ define void @rescue(ptr %buf) {
   ret void
 }
 ; CHECK-LABEL: define void @rescue(
-; CHECK:         [[R:%.*]] = load i32, ptr
+; CHECK:         [[LOADED9:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED9]], 4097
+; CHECK-NEXT:    [[R:%.*]] = select i1 {{%.*}}, i32 [[LOADED9]], i32 4097
 ; CHECK:         call i32 @setjmp(
 ; CHECK-NOT:     load
 ; CHECK:         call i32 @setjmp(
-; CHECK-NEXT:    [[Y:%.*]] = load i32, ptr
+; CHECK-NEXT:    [[LOADED10:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED10]], 4097
+; CHECK-NEXT:    [[Y:%.*]] = select i1 {{%.*}}, i32 [[LOADED10]], i32 4097
 ; CHECK:         store volatile i32 [[Y]], ptr
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    store volatile i32 [[R]], ptr
@@ -329,11 +348,14 @@ pad:
 ; CHECK:       pad:
 ; CHECK-NEXT:    landingpad
 ; CHECK-NEXT:    cleanup
-; CHECK-NEXT:    [[P:%.*]] = load i32, ptr
+; CHECK-NEXT:    [[LOADED11:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED11]], 4097
+; CHECK-NEXT:    [[P:%.*]] = select i1 {{%.*}}, i32 [[LOADED11]], i32 4097
 
-; Levels 1 to 15 stand on the root (each pair of slots one store: 14
-; and 15 the last); level 16 would pass the sink slots, so the 17th frame
-; loads and the 18th stands on it.
+; Levels 1 to 14 stand on the root (each pair of slots one store: 12
+; and 13 the last, 14 alone); level 15 would pass the sink slots after a
+; root in the first sink slot (its depth saturates there), so the 16th
+; frame loads and the 17th and 18th stand on it.
 define void @deep() {
   %d0 = call i32 @__spinelprof_marker_push(ptr @desc)
   %d1 = call i32 @__spinelprof_marker_push(ptr @desc)
@@ -374,14 +396,16 @@ define void @deep() {
   ret void
 }
 ; CHECK-LABEL: define void @deep()
-; CHECK:         %d0 = load i32
+; CHECK:         %d0 = select
 ; CHECK-NOT:     load i32
 ; CHECK:         [[SLOT14:%.*]] = getelementptr inbounds ptr, ptr [[SLOT:%.*]], i32 14
-; CHECK:         store volatile <2 x i64> {{.*}}, ptr [[SLOT14]]
-; CHECK-NEXT:    add i32 %d0, 16
+; CHECK-NEXT:    add i32 %d0, 15
+; CHECK-NEXT:    store volatile ptr @desc, ptr [[SLOT14]]
 ; CHECK-NOT:     load i32
-; CHECK:         %d16 = load i32
+; CHECK:         load i32
+; CHECK-NEXT:    icmp
+; CHECK-NEXT:    %d15 = select
 ; CHECK-NOT:     load i32
-; CHECK:         add i32 %d16, 2
+; CHECK:         add i32 %d15, 3
 ; CHECK-NOT:     load i32
 ; CHECK:         ret void

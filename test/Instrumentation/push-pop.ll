@@ -17,10 +17,12 @@ define i32 @two_rets(i32 %x) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %a = alloca i32, align 4
 ; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4, !tbaa [[TBAA:![0-9]+]]
-; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[D]], 4096
-; CHECK-NEXT:    [[I:%.*]] = select i1 [[OK]], i32 [[D]], i32 4096
-; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[I]] to i64
+; The loaded depth saturates one past the capacity (4096): the first sink
+; slot, and the depth the pops restore.
+; CHECK-NEXT:    [[L:%.*]] = load i32, ptr [[STACK]], align 4, !tbaa [[TBAA:![0-9]+]]
+; CHECK-NEXT:    [[OK:%.*]] = icmp ult i32 [[L]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 [[OK]], i32 [[L]], i32 4097
+; CHECK-NEXT:    [[I64:%.*]] = zext i32 [[D]] to i64
 ; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4112 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 [[I64]]
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
 ; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.two_rets, ptr [[SLOT]], align 8, !tbaa [[TBAA]]
@@ -50,7 +52,9 @@ neg:
 define void @leaf() {
 ; CHECK-LABEL: define void @leaf()
 ; CHECK-NEXT:    [[STACK:%.*]] = call align 8 ptr @llvm.threadlocal.address.p0(ptr align 8 @__spinelprof_stack)
-; CHECK-NEXT:    [[D:%.*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    [[LOADED2:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED2]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED2]], i32 4097
 ; CHECK:         store volatile ptr @__spinelprof_desc.leaf, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
@@ -63,7 +67,9 @@ declare void @may_throw()
 declare i32 @__gxx_personality_v0(...)
 define void @unwinds() personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @unwinds()
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED3:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED3]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED3]], i32 4097
 ; CHECK:       ok:
 ; CHECK-NEXT:    store volatile i32 [[D]], ptr [[STACK]], align 4, !tbaa {{![0-9]+}}
 ; CHECK-NEXT:    ret void

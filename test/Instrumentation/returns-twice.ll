@@ -15,7 +15,9 @@ declare void @work()
 
 define i32 @rescue(ptr %buf) {
 ; CHECK-LABEL: define i32 @rescue(ptr %buf)
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; CHECK:         [[SLOT:%.*]] = getelementptr inbounds { i32, i32, [4112 x ptr] }, ptr [[STACK]], i64 0, i32 2, i64 {{%.*}}
 ; CHECK-NEXT:    [[NEXT:%.*]] = add i32 [[D]], 1
 ; CHECK-NEXT:    store volatile ptr @__spinelprof_desc.rescue, ptr [[SLOT]], align 8, !tbaa {{![0-9]+}}

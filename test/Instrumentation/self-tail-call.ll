@@ -24,7 +24,9 @@
 ; shared return block, which the path gets a copy of.
 define i64 @fib(i64 %n) {
 ; CHECK-LABEL: define i64 @fib(i64 %n)
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; CHECK:       rec:
 ; CHECK-NEXT:    %n1 = sub i64 %n, 1
 ; CHECK-NEXT:    %a = call i64 @fib(i64 %n1)
@@ -57,7 +59,9 @@ done:
 ; A self call right before its ret (tak's outer call).
 define i64 @direct(i64 %x, i64 %y) {
 ; CHECK-LABEL: define i64 @direct(
-; CHECK:         [[D:%.*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK:         [[LOADED2:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%.*]], align 4
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED2]], 4097
+; CHECK-NEXT:    [[D:%.*]] = select i1 {{%.*}}, i32 [[LOADED2]], i32 4097
 ; CHECK:         store volatile i32 [[D]], ptr [[STACK]], align 4
 ; CHECK-NEXT:    %r = call i64 @direct(i64 %y, i64 %x)
 ; CHECK-NEXT:    ret i64 %r

@@ -30,7 +30,9 @@ define void @adjacent(i32 %x) {
   ret void
 }
 ; CHECK-LABEL: define void @adjacent(
-; CHECK:         %r = load i32, ptr [[STACK:%spinelprof.stack]]
+; CHECK:         [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr [[STACK:%spinelprof.stack]]
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    %r = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 ; CHECK:         [[SLOT:%spinelprof.slot]] = getelementptr inbounds
 ; CHECK-NEXT:    %spinelprof.pair = load <2 x i64>, ptr @__spinelprof_slot_pair, align 16
 ; CHECK-NEXT:    store volatile <2 x i64> %spinelprof.pair, ptr [[SLOT]], align 8, !tbaa

@@ -151,7 +151,9 @@ j:
 ; CHECK-LABEL: define void @loading_push(
 ; CHECK:       j:
 ; CHECK:         store volatile i32 %p, ptr
-; CHECK-NEXT:    %e = load i32, ptr
+; CHECK-NEXT:    [[LOADED1:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED1]], 4097
+; CHECK-NEXT:    %e = select i1 {{%.*}}, i32 [[LOADED1]], i32 4097
 
 ; A re-push stores its slot, then the depth: in its frame's slot after a pop
 ; one level up, a sample between would see the re-pushed frame under the
@@ -241,7 +243,9 @@ define void @push_then_push(i32 %x) {
   ret void
 }
 ; CHECK-LABEL: define void @push_then_push(
-; CHECK:         %a = load i32, ptr
+; CHECK:         [[LOADED2:%spinelprof.loaded[0-9]*]] = load i32, ptr
+; CHECK-NEXT:    {{%.*}} = icmp ult i32 [[LOADED2]], 4097
+; CHECK-NEXT:    %a = select i1 {{%.*}}, i32 [[LOADED2]], i32 4097
 ; CHECK-NOT:     store volatile i32
 ; CHECK:         store volatile <2 x i64> %spinelprof.pair, ptr %spinelprof.slot,
 ; CHECK-NOT:     store volatile

@@ -1,6 +1,10 @@
 // Runtime and plugin together: recursion 5000 deep (deeper than the 4096
 // slots) through instrumented functions keeps the root-most frames, ends in
 // "[truncated]", counts it, and the stack heals as the recursion returns (to 1: main is a frame).
+// A frame past the capacity still reads "[truncated]" after a deeper call
+// returned to it (the depth its pop restored, saturated, stays above the
+// capacity): half the run spins there, so a depth restored below the
+// capacity would put the leaf `descend` in half the samples.
 //
 // UNSUPPORTED: tsan
 // (Under TSan a signal waits for TSan's next interceptor or runtime call,
@@ -43,6 +47,11 @@ __attribute__((noinline)) static int descend(int n) {
     return bottom();
   int r = descend(n - 1) + 1;
   returned = r;
+  if (n == 500) { // ~4500 frames deep, after 500 more returned
+    unsigned long long end = cpu_ns() + 200000000ull;
+    while (cpu_ns() < end)
+      returned = r;
+  }
   return r;
 }
 
