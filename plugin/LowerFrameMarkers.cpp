@@ -291,10 +291,10 @@ MarkerLowering::emitPushStores(IRBuilder<> &B, Value *Stack,
   if (Known) {
     Frame = *Known;
   } else {
-    // The depth saturates one past the capacity: its slot is the first
-    // sink slot, the depth stored (capacity + 2) says "truncated", and the
-    // pops restore it. So one value, not the loaded depth and its slot
-    // index, stays live across the function's calls.
+    // The depth saturates one past the capacity: its slot is a sink slot
+    // (they start at the capacity), the depth stored (capacity + 2) says
+    // "truncated", and the pops restore it. So one value, not the loaded
+    // depth and its slot index, stays live across the function's calls.
     Value *Bound = B.getInt32(StackCapacity + 1);
     Value *Index = B.CreateSelect(
         B.CreateICmpULT(Depth, Bound, "spinelprof.inbounds"), Depth, Bound,
@@ -428,7 +428,7 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
         if (std::optional<FrameMarker> Kind = frameMarkerOf(*Call))
           (*Kind == FrameMarker::Push ? Pushes : Others).push_back(Call);
   // A nested push's slot is its root's + its level, the root's at most
-  // the first sink slot: the levels fit in the sink slots after it.
+  // CAPACITY + 1: the levels fit in the sink slots after that one.
   StaticDepths Static(Blocks, Pushes.size(), SinkSlots - 1);
   bool Large = Pushes.size() > LargeFunctionPushes;
   SmallPtrSet<CallBase *, 8> Superseded, Unstored;

@@ -52,8 +52,8 @@ class StaticDepths {
 public:
   /// Analyses the function whose reachable blocks are \p Blocks, in
   /// reverse post-order, holding \p PushCount pushes. A level stays below
-  /// \p MaxLevel (the sink slots after a root saturated one past the
-  /// capacity); a push that would reach it loads.
+  /// \p MaxLevel (the sink slots after a root's, which is at most one
+  /// past the capacity); a push that would reach it loads.
   StaticDepths(llvm::ArrayRef<llvm::BasicBlock *> Blocks, size_t PushCount,
                unsigned MaxLevel);
 
