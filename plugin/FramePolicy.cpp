@@ -50,8 +50,8 @@ Expected<std::unique_ptr<Regex>> compilePattern(const OptionValue &Option) {
 /// What the policy needs to know about a body, in one walk.
 struct BodyShape {
   unsigned Instructions = 0; // debug intrinsics aside
-  bool CallsSomething = false; // a call that is not an intrinsic, or of an
-                               // inline helper that inlinesAway
+  bool CallsSomething = false; // a call that is not an intrinsic (nor,
+                               // seen through, of a helper that inlinesAway)
 };
 
 /// How deep inlinesAway follows the inline helpers a helper calls.
