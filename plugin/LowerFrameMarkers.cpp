@@ -123,20 +123,13 @@ public:
   bool run(FunctionAnalysisManager &FAM);
 
 private:
-  /// A push's depth (the loaded one saturated at CAPACITY + 1), slot
+  /// A push as lowered: its depth (the loaded one saturated at CAPACITY +
+  /// 1, or its root's + its level), which its uses and pops get, its slot
   /// address and depth + 1, which its re-pushes store again.
   struct PushedFrame {
     Value *Depth;
     Value *Slot;
     Value *Next;
-  };
-  /// A push as lowered: the depth its uses get, and its frame; a nested
-  /// push's root depth and level, from which its pops compute the depth.
-  struct LoweredPush {
-    Value *Depth;
-    PushedFrame Frame;
-    Value *RootDepth = nullptr;
-    unsigned Level = 0;
   };
   void lowerFunction(Function &F, ArrayRef<CallBase *> Markers,
                      FunctionAnalysisManager &FAM);
@@ -144,7 +137,7 @@ private:
   /// push's, its root's + the level, added here) or a re-push (its push's
   /// stores again).
   void lowerPopOrRepush(CallBase *Call,
-                        const DenseMap<CallBase *, LoweredPush> &Lowered,
+                        const DenseMap<CallBase *, PushedFrame> &Lowered,
                         const StaticDepths &Static, bool Large,
                         Value *Stack);
   /// Deletes the depths computed for a use that went (a pop that computes
@@ -152,19 +145,19 @@ private:
   /// would merge such an add with the pop's and keep it live across the
   /// calls in between; and the slots of pushes the push below stored.
   static void
-  eraseUnusedDepths(const DenseMap<CallBase *, LoweredPush> &Lowered);
+  eraseUnusedDepths(const DenseMap<CallBase *, PushedFrame> &Lowered);
   /// Lowers \p Pushes, in an order where each follows its dominators;
   /// \p Static tells which stand on another.
   /// \p Unstored: pushes that store their slot only (the push above them
   /// stores the depth). \p Pairs: pushes that store their slot and the
   /// one above, for the push there (SupersededPops.h).
-  DenseMap<CallBase *, LoweredPush>
+  DenseMap<CallBase *, PushedFrame>
   lowerPushes(ArrayRef<CallBase *> Pushes, const StaticDepths &Static,
               const SmallPtrSetImpl<CallBase *> &Unstored,
               const DenseMap<CallBase *, CallBase *> &Pairs, Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
-  LoweredPush lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
-                              const LoweredPush &Root, unsigned Level,
+  PushedFrame lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
+                              const PushedFrame &Root, unsigned Level,
                               PushWrites Writes);
   /// Stores \p Lower and \p Upper in the slot \p Slot and the one above,
   /// in one 16-byte store of a constant pair.
@@ -333,27 +326,24 @@ void MarkerLowering::storeSlotPair(IRBuilder<> &B, Constant *Lower,
   storeToStack(B, Both, Slot, Align(8));
 }
 
-MarkerLowering::LoweredPush
+MarkerLowering::PushedFrame
 MarkerLowering::lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
-                                const LoweredPush &Root, unsigned Level,
+                                const PushedFrame &Root, unsigned Level,
                                 PushWrites Writes) {
-  Value *RootDepth = Root.Depth;
-  Value *Depth = Level == 0   ? RootDepth
-                 : Level == 1 ? Root.Frame.Next
-                              : B.CreateAdd(RootDepth, B.getInt32(Level));
   PushedFrame Nested;
-  Nested.Depth = Depth;
+  Nested.Depth = Level == 0   ? Root.Depth
+                 : Level == 1 ? Root.Next
+                              : B.CreateAdd(Root.Depth, B.getInt32(Level));
   Nested.Slot = Level == 0
-                    ? Root.Frame.Slot
-                    : B.CreateConstInBoundsGEP1_32(PtrTy, Root.Frame.Slot,
-                                                   Level, "spinelprof.slot");
+                    ? Root.Slot
+                    : B.CreateConstInBoundsGEP1_32(PtrTy, Root.Slot, Level,
+                                                   "spinelprof.slot");
   Nested.Next =
-      B.CreateAdd(RootDepth, B.getInt32(Level + 1), "spinelprof.next");
-  return {Depth, emitPushStores(B, Stack, Desc, Depth, &Nested, Writes),
-          RootDepth, Level};
+      B.CreateAdd(Root.Depth, B.getInt32(Level + 1), "spinelprof.next");
+  return emitPushStores(B, Stack, Desc, Nested.Depth, &Nested, Writes);
 }
 
-DenseMap<CallBase *, MarkerLowering::LoweredPush>
+DenseMap<CallBase *, MarkerLowering::PushedFrame>
 MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
                             const StaticDepths &Static,
                             const SmallPtrSetImpl<CallBase *> &Unstored,
@@ -361,7 +351,7 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
                             Value *Stack) {
   // A push nested in another of this function's frames stands at that
   // frame's slot + its level: no load, no clamp.
-  DenseMap<CallBase *, LoweredPush> Lowered;
+  DenseMap<CallBase *, PushedFrame> Lowered;
   SmallPtrSet<CallBase *, 8> WrittenBelow;
   for (auto &[Lower, Upper] : Pairs)
     WrittenBelow.insert(Upper);
@@ -376,7 +366,7 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
     auto [Root, Level] = Static.lookup(Call);
     auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
     if (RootIt != Lowered.end()) {
-      LoweredPush RootPush = RootIt->second; // a copy: the map may grow
+      PushedFrame RootPush = RootIt->second; // a copy: the map may grow
       Lowered[Call] =
           lowerNestedPush(B, Stack, Desc, RootPush, Level, Writes);
       continue;
@@ -386,7 +376,7 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
     PushedFrame Frame =
         emitPushStores(B, Stack, Desc, Loaded, nullptr, Writes);
     Frame.Depth->takeName(Call);
-    Lowered[Call] = {Frame.Depth, Frame};
+    Lowered[Call] = Frame;
   }
   return Lowered;
 }
@@ -438,7 +428,7 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
     Unstored = supersededPushDepths(Pushes, Static);
     Pairs = pairedSlotStores(Pushes, Static);
   }
-  DenseMap<CallBase *, LoweredPush> Lowered =
+  DenseMap<CallBase *, PushedFrame> Lowered =
       lowerPushes(Pushes, Static, Unstored, Pairs, Stack);
   // Phis of pushes the pops no longer use go, before the depths they held.
   SmallVector<WeakTrackingVH, 4> Phis;
@@ -469,7 +459,7 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
 }
 
 void MarkerLowering::lowerPopOrRepush(
-    CallBase *Call, const DenseMap<CallBase *, LoweredPush> &Lowered,
+    CallBase *Call, const DenseMap<CallBase *, PushedFrame> &Lowered,
     const StaticDepths &Static, bool Large, Value *Stack) {
   IRBuilder<> B(Call);
   bool IsPop = frameMarkerOf(*Call) == FrameMarker::Pop;
@@ -496,18 +486,18 @@ void MarkerLowering::lowerPopOrRepush(
                                  : Lowered.end();
   emitPushStores(B, Stack, Call->getArgOperand(0),
                  It == Lowered.end() ? Depth : It->second.Depth,
-                 It == Lowered.end() ? nullptr : &It->second.Frame);
+                 It == Lowered.end() ? nullptr : &It->second);
 }
 
 void MarkerLowering::eraseUnusedDepths(
-    const DenseMap<CallBase *, LoweredPush> &Lowered) {
+    const DenseMap<CallBase *, PushedFrame> &Lowered) {
   SmallPtrSet<Instruction *, 16> Unused; // a level-1 depth is its root's next
   for (auto &[Call, Lowering] : Lowered) {
-    for (Value *V : {Lowering.Depth, Lowering.Frame.Next})
+    for (Value *V : {Lowering.Depth, Lowering.Next})
       if (auto *Add = dyn_cast<BinaryOperator>(V); Add && Add->use_empty())
         Unused.insert(Add);
     // The slot of a push whose slot the push below stored.
-    if (auto *Slot = dyn_cast<GetElementPtrInst>(Lowering.Frame.Slot);
+    if (auto *Slot = dyn_cast<GetElementPtrInst>(Lowering.Slot);
         Slot && Slot->use_empty())
       Unused.insert(Slot);
   }
