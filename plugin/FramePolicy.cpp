@@ -54,6 +54,14 @@ struct BodyShape {
                                // seen through, of a helper that inlinesAway)
 };
 
+/// True when the inliner may inline \p Callee at all: it is not
+/// `noinline` or `optnone`, and no other definition can replace it.
+bool inlinable(const Function &Callee) {
+  return !Callee.hasFnAttribute(Attribute::NoInline) &&
+         !Callee.hasFnAttribute(Attribute::OptimizeNone) &&
+         !Callee.isInterposable();
+}
+
 /// How deep inlinesAway follows the inline helpers a helper calls.
 constexpr unsigned InlineHelperDepth = 3;
 
@@ -64,12 +72,10 @@ constexpr unsigned InlineHelperDepth = 3;
 /// with no frame of its own. \p Depth bounds the walk (and breaks cycles).
 bool inlinesAway(const Function &Callee, unsigned HelperMinSize,
                  bool CompilingRuntimeLibrary, unsigned Depth) {
+  // isGCFunctionName covers the collector's callbacks too.
   if (Depth == 0 || Callee.isDeclaration() ||
-      !Callee.hasFnAttribute(Attribute::InlineHint) ||
-      Callee.hasFnAttribute(Attribute::NoInline) ||
-      Callee.hasFnAttribute(Attribute::OptimizeNone) ||
-      Callee.isInterposable() || isGCFunctionName(Callee.getName()) ||
-      isGCCallbackName(Callee.getName()) ||
+      !Callee.hasFnAttribute(Attribute::InlineHint) || !inlinable(Callee) ||
+      isGCFunctionName(Callee.getName()) ||
       getDefinitionSite(Callee, CompilingRuntimeLibrary).IsProgramOwn)
     return false;
   unsigned Instructions = 0;
@@ -148,9 +154,7 @@ bool FramePolicy::addLeafSize(const Function &F, unsigned Depth,
       // `static void sp_gc_cleanup(int *p)`, the SP_GC_SAVE cleanup of
       // every method) keeps this a leaf; at -O0 every function is noinline.
       if (!Callee || Callee == &F || Depth == 0 || !isInstrumentable(*Callee) ||
-          Callee->hasFnAttribute(Attribute::NoInline) ||
-          Callee->hasFnAttribute(Attribute::OptimizeNone) ||
-          Callee->isInterposable())
+          !inlinable(*Callee))
         return false;
       if (!Callee->hasFnAttribute(Attribute::InlineHint) &&
           !(Callee->hasLocalLinkage() &&
@@ -217,11 +221,12 @@ FrameReason FramePolicy::classify(const Function &F) const {
   // what a Ruby developer reads (`String#length`, `Hash#[]`), and so does
   // one whose address is taken (a collector's scanner such as
   // `sp_StrArray_scan` runs as a function, named by its frame).
-  bool SeeThrough = !isGCFunctionName(F.getName()) && !F.hasAddressTaken() &&
-                    runtimeRubyName(F.getName()).empty();
+  bool GC = isGCFunctionName(F.getName());
+  bool SeeThrough =
+      !GC && !F.hasAddressTaken() && runtimeRubyName(F.getName()).empty();
   BodyShape Shape =
       measure(F, SeeThrough, HelperMinSize, CompilingRuntimeLibrary);
-  if (isGCFunctionName(F.getName()))
+  if (GC)
     return Shape.CallsSomething || Shape.Instructions >= HelperMinSize
                ? FrameReason::GCEntry
                : FrameReason::TinyGCLeaf;
