@@ -24,7 +24,7 @@
 #include "spinelprof_native.h"
 #include "spinelprof_native_addresses.h"
 
-#include <algorithm>
+#include <initializer_list>
 
 #include <elf.h>
 #include <errno.h>
@@ -61,6 +61,13 @@ struct NativeTable {
 NativeTable Table;
 bool Ready; // accessed with __atomic builtins
 
+/// What a native function's or segment's name starts with, and how much
+/// of a symbol's or object's name follows (a C++ name can run to
+/// thousands of bytes).
+constexpr char NativePrefix[] = "[native] ";
+constexpr size_t NativePrefixLength = sizeof(NativePrefix) - 1;
+constexpr size_t MaxNativeNameLength = 246;
+
 /// A byte buffer in anonymous memory, grown with mremap. Start-up only.
 struct Buffer {
   char *Data = nullptr;
@@ -89,13 +96,20 @@ struct Buffer {
     Size += Bytes;
     return At;
   }
-  /// Appends S[0, Length) and a NUL; returns its offset, or -1.
-  long appendString(const char *S, size_t Length) {
-    char *At = static_cast<char *>(grow(Length + 1));
+  /// Appends Prefix, S[0, Length) and a NUL; returns the offset, or -1
+  /// (also past INT32_MAX: pending ranges keep 32-bit offsets).
+  long appendString(const char *S, size_t Length, const char *Prefix = "") {
+    size_t PrefixLength = strlen(Prefix);
+    char *At = static_cast<char *>(grow(PrefixLength + Length + 1));
     if (!At)
       return -1;
-    memcpy(At, S, Length);
-    At[Length] = '\0';
+    if (size_t(At - Data) > size_t(INT32_MAX)) {
+      Failed = true;
+      return -1;
+    }
+    memcpy(At, Prefix, PrefixLength);
+    memcpy(At + PrefixLength, S, Length);
+    At[PrefixLength + Length] = '\0';
     return At - Data;
   }
   void release() {
@@ -110,16 +124,22 @@ struct Buffer {
 };
 
 /// A range while the table is built: names are offsets into the pool,
-/// which may still move.
+/// which may still move. 32 bytes: the sort moves them (4 300 functions
+/// of libc, libm and a program: most of a short program's start-up).
 struct PendingRange {
   uintptr_t Start;
-  uintptr_t End;
-  long Name;      // "[native] NAME" in the pool; -1 for instrumented
-  long File;      // object basename in the pool
-  uint8_t Global; // STB_GLOBAL or STB_WEAK: preferred among aliases
   /// With Name -1: the PC-named descriptor, or null for a pushed frame.
   const spinelprof_frame_descriptor *Own;
-  /// Segments only: the object's path and build-id in the pool, its bias.
+  uint32_t Size;   // End - Start
+  int32_t Name;    // "[native] NAME" in the pool; -1 for instrumented
+  int32_t File;    // object basename in the pool
+  uint16_t Object; // segments only: the object's index in Builder::Objects
+  uint8_t Global;  // STB_GLOBAL or STB_WEAK: preferred among aliases
+};
+
+/// An object's path and build-id in the pool, and its bias, for its
+/// segments.
+struct PendingObject {
   long Path;
   long BuildId;
   uintptr_t Bias;
@@ -137,6 +157,7 @@ struct Builder {
   Buffer Pool;      // strings
   Buffer Functions; // PendingRange
   Buffer Segments;  // PendingRange
+  Buffer Objects;   // PendingObject, one per object with segments
   bool SeenMain = false;
 };
 
@@ -302,13 +323,12 @@ bool addSymbol(Builder &B, const SymbolTable &T, const ElfW(Sym) &S,
   if (!R)
     return false;
   R->Start = Base + S.st_value;
-  R->End = R->Start + S.st_size;
-  R->File = File;
+  R->Size = S.st_size > UINT32_MAX ? UINT32_MAX : uint32_t(S.st_size);
+  R->File = int32_t(File);
+  R->Object = 0;
   unsigned Binding = ELF64_ST_BIND(S.st_info);
   R->Global = Binding == STB_GLOBAL || Binding == STB_WEAK;
   R->Own = nullptr;
-  R->Path = R->BuildId = -1;
-  R->Bias = 0;
   if (const spinelprof_frame_descriptor *D =
           findDescriptor(B, SymbolName, Length)) {
     // A PC-named leaf is one of the executable's own functions: a
@@ -319,14 +339,10 @@ bool addSymbol(Builder &B, const SymbolTable &T, const ElfW(Sym) &S,
       return true;
     }
   }
-  static const char Prefix[] = "[native] ";
-  char Name[256];
-  if (Length > sizeof(Name) - sizeof(Prefix))
-    Length = sizeof(Name) - sizeof(Prefix);
-  memcpy(Name, Prefix, sizeof(Prefix) - 1);
-  memcpy(Name + sizeof(Prefix) - 1, SymbolName, Length);
-  R->Name = B.Pool.appendString(Name, sizeof(Prefix) - 1 + Length);
-  return true;
+  R->Name = int32_t(B.Pool.appendString(
+      SymbolName, Length < MaxNativeNameLength ? Length : MaxNativeNameLength,
+      NativePrefix));
+  return R->Name >= 0;
 }
 
 /// Adds the function symbols of one ELF image (a whole file, or the vDSO in
@@ -366,12 +382,11 @@ bool addFileSymbols(Builder &B, const char *Path, uintptr_t Base, long File,
   return FromSymtab;
 }
 
-/// An object's strings in the pool: its basename, its path and its
-/// build-id in hex ("" when it has none).
-struct ObjectStrings {
+/// An object's basename in the pool, and its index in Builder::Objects
+/// (its path, build-id and bias).
+struct ObjectRef {
   long File;
-  long Path;
-  long BuildId;
+  uint16_t Index;
 };
 
 /// The executable segments of the object Info describes, named
@@ -380,7 +395,7 @@ struct ObjectStrings {
 /// loadable segment and ImageEnd past the last. Returns false when the pool
 /// or the segment list is full.
 bool addSegments(Builder &B, const struct dl_phdr_info *Info,
-                 const ObjectStrings &Object, const char *Base,
+                 const ObjectRef &Object, const char *Base,
                  const ElfW(Phdr) *&ImageLoad, size_t &ImageEnd) {
   ImageLoad = nullptr;
   ImageEnd = 0;
@@ -398,19 +413,15 @@ bool addSegments(Builder &B, const struct dl_phdr_info *Info,
     if (!S)
       return false;
     S->Start = Info->dlpi_addr + P.p_vaddr;
-    S->End = S->Start + P.p_memsz;
-    S->File = Object.File;
+    S->Size = P.p_memsz > UINT32_MAX ? UINT32_MAX : uint32_t(P.p_memsz);
+    S->File = int32_t(Object.File);
+    S->Object = Object.Index;
     S->Global = 1;
     S->Own = nullptr;
-    S->Path = Object.Path;
-    S->BuildId = Object.BuildId;
-    S->Bias = Info->dlpi_addr;
-    char Name[300] = "[native] ";
-    size_t Length = strlen(Base);
-    if (Length > sizeof(Name) - 10)
-      Length = sizeof(Name) - 10;
-    memcpy(Name + 9, Base, Length);
-    S->Name = B.Pool.appendString(Name, 9 + Length);
+    S->Name = int32_t(B.Pool.appendString(
+        Base, strnlen(Base, MaxNativeNameLength), NativePrefix));
+    if (S->Name < 0)
+      return false;
   }
   return true;
 }
@@ -467,10 +478,17 @@ int addObject(struct dl_phdr_info *Info, size_t, void *Data) {
   B.SeenMain = true;
   const char *Base = IsVdso ? "[vdso]" : pathBaseName(Path);
   long File = B.Pool.appendString(Base, strlen(Base));
-  ObjectStrings Object = {File, B.Pool.appendString(Path, strlen(Path)),
-                          appendBuildId(B.Pool, Info)};
-  if (File < 0 || Object.Path < 0 || Object.BuildId < 0)
+  size_t Index = B.Objects.Size / sizeof(PendingObject);
+  auto *Entry = Index <= UINT16_MAX ? static_cast<PendingObject *>(
+                                          B.Objects.grow(sizeof(PendingObject)))
+                                    : nullptr;
+  if (File < 0 || !Entry)
     return 1;
+  *Entry = {B.Pool.appendString(Path, strlen(Path)), appendBuildId(B.Pool, Info),
+            Info->dlpi_addr};
+  if (Entry->Path < 0 || Entry->BuildId < 0)
+    return 1;
+  ObjectRef Object = {File, uint16_t(Index)};
 
   size_t SegmentsBefore = B.Segments.Size;
   const ElfW(Phdr) *ImageLoad;
@@ -503,13 +521,45 @@ bool preferOver(const PendingRange &A, const PendingRange &B, const char *Pool) 
     return !A.Own && B.Own;
   if (A.Global != B.Global)
     return A.Global;
-  const char *NA = Pool + A.Name + 9, *NB = Pool + B.Name + 9;
+  const char *NA = Pool + A.Name + NativePrefixLength,
+             *NB = Pool + B.Name + NativePrefixLength;
   if ((NA[0] == '_') != (NB[0] == '_'))
     return NB[0] == '_';
   size_t LA = strlen(NA), LB = strlen(NB);
   if (LA != LB)
     return LA < LB;
   return strcmp(NA, NB) < 0;
+}
+
+/// Sorts P[0, N) by Start, stably, with Temp room for N more: a
+/// least-significant-digit radix sort, one pass per byte in which the
+/// starts differ (five or six). No comparisons: std::sort's mispredicted
+/// branches took most of a short program's start-up.
+void sortByStart(PendingRange *P, PendingRange *Temp, size_t N) {
+  uintptr_t Differ = 0;
+  for (size_t I = 1; I < N; ++I)
+    Differ |= P[I].Start ^ P[0].Start;
+  PendingRange *From = P, *To = Temp;
+  for (unsigned Shift = 0; Shift < 64 && Differ >> Shift; Shift += 8) {
+    if (!(Differ >> Shift & 0xff))
+      continue;
+    size_t Place[256] = {};
+    for (size_t I = 0; I < N; ++I)
+      ++Place[From[I].Start >> Shift & 0xff];
+    size_t Sum = 0;
+    for (size_t &Count : Place) {
+      size_t C = Count;
+      Count = Sum;
+      Sum += C;
+    }
+    for (size_t I = 0; I < N; ++I)
+      To[Place[From[I].Start >> Shift & 0xff]++] = From[I];
+    PendingRange *Sorted = To;
+    To = From;
+    From = Sorted;
+  }
+  if (From != P)
+    memcpy(P, From, N * sizeof(*P));
 }
 
 /// Turns pending ranges into final ones with descriptors. Returns false on
@@ -521,12 +571,14 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
   Count = 0;
   if (N == 0)
     return true;
-  // std::sort (a header-only template: no libstdc++) with the comparison
-  // inlined takes a third of qsort's instructions here, and this sort is
-  // most of the start-up cost of a short program.
-  std::sort(P, P + N, [](const PendingRange &X, const PendingRange &Y) {
-    return X.Start < Y.Start;
-  });
+  // The descriptors' memory (one per range at most) is the sort's first.
+  static_assert(sizeof(spinelprof_frame_descriptor) >= sizeof(PendingRange),
+                "the descriptors' memory holds the pending ranges");
+  auto *Descs = static_cast<spinelprof_frame_descriptor *>(
+      Frames.grow(N * sizeof(spinelprof_frame_descriptor)));
+  if (!Descs)
+    return false;
+  sortByStart(P, reinterpret_cast<PendingRange *>(Descs), N);
   // Keep one entry per start address.
   size_t Kept = 0;
   for (size_t I = 0; I < N; ++I) {
@@ -538,13 +590,11 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
     P[Kept++] = P[I];
   }
   auto *Ranges = static_cast<NativeRange *>(Out.grow(Kept * sizeof(NativeRange)));
-  auto *Descs = static_cast<spinelprof_frame_descriptor *>(
-      Frames.grow(Kept * sizeof(spinelprof_frame_descriptor)));
-  if (!Ranges || !Descs)
+  if (!Ranges)
     return false;
   for (size_t I = 0; I < Kept; ++I) {
     Ranges[I].Start = P[I].Start;
-    Ranges[I].End = P[I].End;
+    Ranges[I].End = P[I].Start + P[I].Size;
     Ranges[I].Frame = P[I].Own;
     if (P[I].Name < 0)
       continue;
@@ -554,7 +604,7 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
     D.line = 0;
     D.flags = 0;
     D.name = Pool + P[I].Name;
-    D.c_name = Pool + P[I].Name + 9;
+    D.c_name = Pool + P[I].Name + NativePrefixLength;
     D.file = Pool + P[I].File;
     Ranges[I].Frame = &D;
   }
@@ -565,16 +615,19 @@ bool finish(Buffer &Pending, const char *Pool, Buffer &Out, Buffer &Frames,
 /// The objects of the segments finish() kept, in the same order (it left
 /// them sorted at the front of Pending). Returns false on a failed
 /// allocation.
-bool segmentObjects(const Buffer &Pending, size_t Count, const char *Pool,
-                    Buffer &Out) {
+bool segmentObjects(const Buffer &Pending, size_t Count, const Buffer &PendingObjects,
+                    const char *Pool, Buffer &Out) {
   if (Count == 0)
     return true;
   const auto *P = reinterpret_cast<const PendingRange *>(Pending.Data);
+  const auto *Of = reinterpret_cast<const PendingObject *>(PendingObjects.Data);
   auto *Objects = static_cast<NativeObject *>(Out.grow(Count * sizeof(NativeObject)));
   if (!Objects)
     return false;
-  for (size_t I = 0; I < Count; ++I)
-    Objects[I] = {Pool + P[I].Path, Pool + P[I].BuildId, P[I].Bias};
+  for (size_t I = 0; I < Count; ++I) {
+    const PendingObject &O = Of[P[I].Object];
+    Objects[I] = {Pool + O.Path, Pool + O.BuildId, O.Bias};
+  }
   return true;
 }
 
@@ -612,9 +665,11 @@ struct TableBuffers {
   /// allocation (B's own or one here).
   bool build(Builder &B) {
     return !B.Pool.Failed && !B.Functions.Failed && !B.Segments.Failed &&
+           !B.Objects.Failed &&
            finish(B.Functions, B.Pool.Data, Functions, Frames, FunctionCount) &&
            finish(B.Segments, B.Pool.Data, Segments, SegmentFrames, SegmentCount) &&
-           segmentObjects(B.Segments, SegmentCount, B.Pool.Data, Objects);
+           segmentObjects(B.Segments, SegmentCount, B.Objects, B.Pool.Data,
+                          Objects);
   }
   void release() {
     for (Buffer *X : {&Functions, &Segments, &Frames, &SegmentFrames, &Objects})
@@ -646,6 +701,7 @@ int initNativeFrames() {
   B.InstrumentedStorage.release();
   B.Functions.release();
   B.Segments.release();
+  B.Objects.release();
   if (!Ok) {
     B.Pool.release();
     T.release();
