@@ -112,25 +112,21 @@ static size_t mergeDuplicates(StackRecord *Stacks, size_t Count,
       Stacks[Merged++] = Stacks[I];
     }
     if (StackOfSlot)
-      StackOfSlot[Slot] = uint32_t(Merged - 1);
+      StackOfSlot[Slot] = uint32_t(Merged); // 1 + the index: 0 is none
   }
   for (size_t I = 0; I < Merged; ++I)
     Stacks[I].Slot = uint32_t(I);
   return Merged;
 }
 
-/// After the stacks' final sort: StackOfSlot names their final places.
-static int renumberSlots(ProfileStacks &P) {
-  uint32_t *Final = static_cast<uint32_t *>(
+/// After the stacks' final sort: where each merged stack went.
+static int noteFinalPlaces(ProfileStacks &P) {
+  P.FinalOfMerged = static_cast<uint32_t *>(
       scratchAlloc((P.StackCount ? P.StackCount : 1) * sizeof(uint32_t)));
-  if (!Final)
+  if (!P.FinalOfMerged)
     return ENOMEM;
   for (size_t K = 0; K < P.StackCount; ++K)
-    Final[P.Stacks[K].Slot] = uint32_t(K);
-  for (size_t S = 0; S < P.SlotCount; ++S)
-    if (P.StackOfSlot[S] != ProfileStacks::NoStack)
-      P.StackOfSlot[S] = Final[P.StackOfSlot[S]];
-  scratchFree(Final);
+    P.FinalOfMerged[P.Stacks[K].Slot] = uint32_t(K);
   return 0;
 }
 
@@ -148,8 +144,6 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
       scratchAlloc((P.SlotCount ? P.SlotCount : 1) * sizeof(uint32_t)));
   if (!P.StackOfSlot)
     return ENOMEM;
-  for (size_t S = 0; S < P.SlotCount; ++S)
-    P.StackOfSlot[S] = ProfileStacks::NoStack;
   size_t Count = copyReadySlots(Table, SlotCount, P.Stacks);
   sortBy(P.Stacks, Count, compareByThreadAndStack);
   Count = mergeDuplicates(P.Stacks, Count,
@@ -163,7 +157,7 @@ int collectStacks(const SampleTable &Table, ProfileType Type,
   P.StackCount = Count;
   for (size_t I = 0; I < Count; ++I)
     P.TotalFrames += P.Stacks[I].Length;
-  return renumberSlots(P);
+  return noteFinalPlaces(P);
 }
 
 void summarizeStacks(const ProfileStacks &P, WriteResult &Out) {
@@ -257,6 +251,7 @@ uint32_t frameNumber(const ProfileStacks &P, const FrameDescriptor *D) {
 
 void freeProfileStacks(ProfileStacks &P) {
   scratchFree(P.StackOfSlot);
+  scratchFree(P.FinalOfMerged);
   scratchFree(P.Tids);
   scratchFree(P.FrameOrder);
   scratchFree(P.IndexOfSorted);

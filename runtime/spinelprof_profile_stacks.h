@@ -47,12 +47,23 @@ struct ProfileStacks {
   /// The threads that have samples, ascending.
   uint32_t *Tids = nullptr;
   size_t TidCount = 0;
-  /// The index in Stacks of each of the table's slots (the timeline's
-  /// events name slots); NoStack for a slot not written.
+  /// For each of the table's slots (the timeline's events name slots),
+  /// 1 + its stack's index before the sort by count, 0 for a slot not
+  /// written (the array is a fresh mapping: only written slots are
+  /// touched); FinalOfMerged maps that index to its place in Stacks.
   uint32_t *StackOfSlot = nullptr;
   size_t SlotCount = 0;
+  uint32_t *FinalOfMerged = nullptr;
   static constexpr uint32_t NoStack = UINT32_MAX;
 };
+
+/// The index in P.Stacks of the stack the table's slot Slot holds, or
+/// NoStack (not written, or not Ready when the stacks were collected: a
+/// flush).
+inline uint32_t stackOfSlot(const ProfileStacks &P, uint32_t Slot) {
+  uint32_t Merged = Slot < P.SlotCount ? P.StackOfSlot[Slot] : 0;
+  return Merged ? P.FinalOfMerged[Merged - 1] : ProfileStacks::NoStack;
+}
 
 /// Sorts N elements at A by a qsort-style comparison, allocating nothing.
 template <typename T>

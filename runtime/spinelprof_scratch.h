@@ -14,7 +14,8 @@
 
 namespace spinelprof {
 
-/// Size bytes (not zeroed), or null. Async-signal-safe.
+/// Size bytes, zeroed (each block is a fresh mapping: pages not written
+/// cost nothing), or null. Async-signal-safe.
 void *scratchAlloc(size_t Size);
 
 /// P (from scratchAlloc, or null) grown or shrunk to Size bytes, its

@@ -357,7 +357,7 @@ static TimelineKind timelineKind(ProfileType Type) {
 /// The stack event E names, or NoStack (its slot was not Ready when the
 /// stacks were collected: a flush).
 static uint32_t stackOf(const ProfileStacks &P, const TimelineEvent &E) {
-  return E.Slot < P.SlotCount ? P.StackOfSlot[E.Slot] : ProfileStacks::NoStack;
+  return stackOfSlot(P, E.Slot);
 }
 
 /// Calls Visit(Event, Stack) for each of T's events that names a stack.
