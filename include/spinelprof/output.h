@@ -414,11 +414,27 @@ inline int writeAllBefore(int FD, const void *Data, size_t Size, uint64_t Deadli
 }
 
 /// Finishes a write opened by openForWriting, after its descriptor is
-/// closed: a regular file's temporary renamed onto T.Path (nothing to do
-/// for a device or FIFO). Returns 0 or an errno. Async-signal-safe.
+/// closed: a regular file's temporary put in T.Path's place (nothing to do
+/// for a device or FIFO). Over an existing file the two are exchanged
+/// (RENAME_EXCHANGE) and the old one, now under the temporary's name,
+/// removed: T.Path names the old file or the new one at every instant, as
+/// with rename; but a rename over an existing file makes ext4
+/// (auto_da_alloc) start writing the new file's blocks out inside the
+/// call, ~0.2 ms a file here, on every run that replaces a profile.
+/// Where there is nothing to exchange with, or the file system cannot, a
+/// rename. A directory that took T.Path's place after resolveTarget is put
+/// back, and the answer is rename's, EISDIR. Returns 0 or an errno.
+/// Async-signal-safe.
 inline int publish(const Target &T, const char *Temp) {
   if (!isRegular(T.Kind))
     return 0;
+  if (renameat2(AT_FDCWD, Temp, AT_FDCWD, T.Path, RENAME_EXCHANGE) == 0) {
+    // The old file; if it stays (unlink failed), it only takes space.
+    if (unlink(Temp) == 0 || errno != EISDIR)
+      return 0;
+    renameat2(AT_FDCWD, Temp, AT_FDCWD, T.Path, RENAME_EXCHANGE);
+    return EISDIR;
+  }
   return rename(Temp, T.Path) == 0 ? 0 : errno;
 }
 

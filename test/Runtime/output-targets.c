@@ -92,6 +92,22 @@
 // LINKS-NEXT: target.folded
 // LINKS-EMPTY:
 //
+// An existing file is replaced whole, never written in place (exchanged
+// with the new one, which is then removed: output.h's publish): another
+// hard link to it keeps the old contents, and nothing is left beside it.
+// RUN: mkdir -p %t/hard && echo old > %t/hard/p.folded && echo old > %t/hard/p.sprof
+// RUN: ln %t/hard/p.folded %t/hard/keep
+// RUN: env SPINEL_PROFILE=%t/hard/p.folded SPINEL_PROFILE_QUIET=1 %t/app 0 > %t/out
+// RUN: FileCheck %s --check-prefix=GOT < %t/hard/p.folded
+// RUN: %python %inputs/check_sprof.py %t/hard/p.folded | FileCheck %s --check-prefix=SPROF
+// RUN: FileCheck %s --check-prefix=OLD --match-full-lines < %t/hard/keep
+// RUN: ls %t/hard | FileCheck %s --check-prefix=HARD --match-full-lines
+// OLD: old
+// HARD: keep
+// HARD-NEXT: p.folded
+// HARD-NEXT: p.sprof
+// HARD-EMPTY:
+//
 // A socket: one line at start-up, nothing written, the program unchanged.
 // RUN: %python %inputs/unix_socket.py %t/sock/s
 // RUN: %python %inputs/exit_status.py --compare %t/sock/s %t/app 3 > %t/out 2> %t/err
