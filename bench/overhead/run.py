@@ -7,7 +7,8 @@ variant of a program once per round, the order rotating), and prints median
 wall and CPU time per variant, the ratio to plain -O2 and a geometric-mean
 row; then the microbenchmarks (ns per instrumented call+return, ns per
 sample at depth 10/50/200), max RSS and binary size added, and the compile
-time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines.
+time the plugin adds on a generated Spinel-shaped C file of >= 50 000 lines;
+and the fixed cost of a run that does nothing (start-up and exit).
 
     bench/overhead/run.py [--build DIR] [--quick] [--levers] [--callgrind]
 
@@ -596,6 +597,32 @@ class Bench:
             off, on = median(offs), median(ons)
             print('| %d | %.0f | %.0f | %.0f |' % (depth, off, on, on - off))
 
+    def startup(self):
+        """What a run costs that does nothing: fib.c returning at once
+        (argument 1), plain, off and on (and base with --baseline),
+        interleaved; the profiler's start-up (its native-symbol table)
+        and exit (writing the profile) are all the difference."""
+        variants = ['plain', 'off', 'on'] + (['base'] if self.args.baseline else [])
+        self.build_all(['fib'], variants)
+        os.makedirs(self.path('run'), exist_ok=True)
+        runs = 20 if self.args.quick else 300
+        walls = {v: [] for v in variants}
+        for rnd in range(runs):
+            order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+            for v in order:
+                wall = timed_rusage([self.binary('fib', v), '1'], env=self.run_env(v),
+                                    cwd=self.path('run'), rss=False)[0]
+                walls[v].append(wall * 1e3)
+        print('\n## Fixed cost per run (fib.c 1: a program that returns at once)\n')
+        print('Median wall ms of %d interleaved runs; added = variant - plain, '
+              'paired by run.\n' % runs)
+        print('| variant | ms | added ms |')
+        print('|---|---|---|')
+        for v in variants:
+            added = [w - p for w, p in zip(walls[v], walls['plain'])]
+            print('| %s | %.2f | %s |' % (v, median(walls[v]),
+                                         '' if v == 'plain' else '%+.2f' % median(added)))
+
     def compile_time(self, variants):
         lines = 5000 if self.args.quick else 52000
         src = self.path('large.c')
@@ -1077,7 +1104,7 @@ def parse_args():
     ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built); '
                     'the Spinel part runs those of its own among off, on100, on1k, ongp, gperftools '
                     '(with --baseline, base- of each too)')
-    ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,compile,spinel,alloc')
+    ap.add_argument('--skip', default='', help='comma-separated parts to skip: programs,micro,sample,startup,compile,spinel,alloc')
     args = ap.parse_args()
     if args.rounds is None:
         args.rounds = 2 if args.quick else 8
@@ -1127,6 +1154,8 @@ def main():
     if 'sample' not in skip:
         b.samplebench()
         b.interruptbench()
+    if 'startup' not in skip:
+        b.startup()
     if 'compile' not in skip:
         b.compile_time(variants)
     if 'spinel' not in skip:
