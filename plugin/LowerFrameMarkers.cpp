@@ -20,6 +20,9 @@
 //                    @__spinelprof_slot_pair, where the push right above
 //                    follows: SupersededPops.h; that push then stores
 //                    no slot)
+//                    (nothing where the pop before it went and its frame
+//                    had the same descriptor in the same slot:
+//                    SupersededPops.h)
 //   pop(%d):         store volatile %d, depth
 //                    (in a large function: store volatile (load depth) - 1)
 //                    (nothing where the next marker stores the depth
@@ -150,11 +153,13 @@ private:
   /// \p Static tells which stand on another.
   /// \p Unstored: pushes that store their slot only (the push above them
   /// stores the depth). \p Pairs: pushes that store their slot and the
-  /// one above, for the push there (SupersededPops.h).
+  /// one above, for the push there. \p Repeated: pushes that store
+  /// nothing, unless they store a pair (SupersededPops.h).
   DenseMap<CallBase *, PushedFrame>
   lowerPushes(ArrayRef<CallBase *> Pushes, const StaticDepths &Static,
               const SmallPtrSetImpl<CallBase *> &Unstored,
-              const DenseMap<CallBase *, CallBase *> &Pairs, Value *Stack);
+              const DenseMap<CallBase *, CallBase *> &Pairs,
+              const SmallPtrSetImpl<CallBase *> &Repeated, Value *Stack);
   /// A push \p Level frames above \p Root's, stored without a load.
   PushedFrame lowerNestedPush(IRBuilder<> &B, Value *Stack, Value *Desc,
                               const PushedFrame &Root, unsigned Level,
@@ -348,6 +353,7 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
                             const StaticDepths &Static,
                             const SmallPtrSetImpl<CallBase *> &Unstored,
                             const DenseMap<CallBase *, CallBase *> &Pairs,
+                            const SmallPtrSetImpl<CallBase *> &Repeated,
                             Value *Stack) {
   // A push nested in another of this function's frames stands at that
   // frame's slot + its level: no load, no clamp.
@@ -363,6 +369,8 @@ MarkerLowering::lowerPushes(ArrayRef<CallBase *> Pushes,
     Writes.Slot = !WrittenBelow.contains(Call);
     if (CallBase *Upper = Pairs.lookup(Call))
       Writes.PairedAbove = cast<Constant>(Upper->getArgOperand(0));
+    else if (Repeated.contains(Call))
+      Writes.Slot = Writes.Depth = false;
     auto [Root, Level] = Static.lookup(Call);
     auto RootIt = Root ? Lowered.find(Root) : Lowered.end();
     if (RootIt != Lowered.end()) {
@@ -421,15 +429,16 @@ void MarkerLowering::lowerFunction(Function &F, ArrayRef<CallBase *> All,
   // CAPACITY + 1: the levels fit in the sink slots after that one.
   StaticDepths Static(Blocks, Pushes.size(), SinkSlots - 1);
   bool Large = Pushes.size() > LargeFunctionPushes;
-  SmallPtrSet<CallBase *, 8> Superseded, Unstored;
+  SmallPtrSet<CallBase *, 8> Superseded, Unstored, Repeated;
   DenseMap<CallBase *, CallBase *> Pairs;
   if (!Large) {
     Superseded = supersededPops(Others, Static);
     Unstored = supersededPushDepths(Pushes, Static);
     Pairs = pairedSlotStores(Pushes, Static);
+    Repeated = repeatedPushes(Superseded, Static);
   }
   DenseMap<CallBase *, PushedFrame> Lowered =
-      lowerPushes(Pushes, Static, Unstored, Pairs, Stack);
+      lowerPushes(Pushes, Static, Unstored, Pairs, Repeated, Stack);
   // Phis of pushes the pops no longer use go, before the depths they held.
   SmallVector<WeakTrackingVH, 4> Phis;
   for (CallBase *Call : Others) {

@@ -234,3 +234,27 @@ spinelprof::pairedSlotStores(ArrayRef<CallBase *> Pushes,
   }
   return Pairs;
 }
+
+SmallPtrSet<CallBase *, 8>
+spinelprof::repeatedPushes(const SmallPtrSetImpl<CallBase *> &Dropped,
+                           const StaticDepths &Static) {
+  SmallPtrSet<CallBase *, 8> Repeated;
+  for (CallBase *Pop : Dropped) {
+    std::optional<NextMarker> Next = nextMarker(*Pop);
+    if (!Next || Next->Kind != FrameMarker::Push ||
+        !Static.lookup(Next->Marker).first)
+      continue;
+    CallBase &Push = *Next->Marker;
+    auto *Popped = dyn_cast<CallBase>(Pop->getArgOperand(0));
+    if (!Popped || frameMarkerOf(*Popped) != FrameMarker::Push ||
+        !isa<Constant>(Push.getArgOperand(0)) ||
+        Popped->getArgOperand(0) != Push.getArgOperand(0) ||
+        !onlyPathFrom(*Pop, Push))
+      continue;
+    auto Was = Static.placeOfDepth(Popped);
+    auto Is = Static.placeOfDepth(&Push);
+    if (Was && Is && *Was == *Is)
+      Repeated.insert(&Push);
+  }
+  return Repeated;
+}

@@ -40,6 +40,13 @@
 // allocation on bm_binary_trees and bm_gcbench
 // (bench/overhead/results/2026-12-01-slot-pairs.md).
 //
+// A push after a pop that went, of the same descriptor in the same slot
+// (`rs.vdot(d)`, then `rs.vdot(rs)`, both inlined), finds its frame as
+// the first left it: the slot holds the descriptor (nothing writes a slot
+// below the depth), the depth is the first's. It stores nothing
+// (repeatedPushes). bm_ao_render: -0.72 M of the 18.6 M instructions
+// frames add (bench/overhead/results/2026-12-01-repeated-pushes.md).
+//
 // Not dropped: a pop before any other call (the callee may push, load the
 // depth or be sampled), before a push that loads the depth or stores in
 // another slot, at a conditional branch, a return or any other
@@ -95,6 +102,17 @@ supersededPushDepths(llvm::ArrayRef<llvm::CallBase *> Pushes,
 llvm::DenseMap<llvm::CallBase *, llvm::CallBase *>
 pairedSlotStores(llvm::ArrayRef<llvm::CallBase *> Pushes,
                  const StaticDepths &Static);
+
+/// The pushes of a function (before lowering) that need no store at all: the marker before each, on its only path, is a pop in
+/// \p Dropped (supersededPops) of a push of the same constant descriptor
+/// in the same slot, so the slot holds that descriptor still and the
+/// depth is the one this push would store (`b = rs.vdot(d); c =
+/// rs.vdot(rs)` inlined: the first `vdot`'s pop went, and the second
+/// finds its frame as the first left it). Nothing else writes a slot
+/// below the depth while its frame is open.
+llvm::SmallPtrSet<llvm::CallBase *, 8>
+repeatedPushes(const llvm::SmallPtrSetImpl<llvm::CallBase *> &Dropped,
+               const StaticDepths &Static);
 
 } // namespace spinelprof
 

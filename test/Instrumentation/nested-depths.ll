@@ -44,6 +44,7 @@
 ; SIB65-NEXT:   br label %b2
 
 @desc = private constant i8 0
+@desc2 = private constant i8 0
 
 declare i32 @__spinelprof_marker_push(ptr)
 declare void @__spinelprof_marker_pop(i32)
@@ -133,7 +134,7 @@ define void @pop_after_call() {
 define void @siblings() {
   %x = call i32 @__spinelprof_marker_push(ptr @desc)
   call void @__spinelprof_marker_pop(i32 %x)
-  %y = call i32 @__spinelprof_marker_push(ptr @desc)
+  %y = call i32 @__spinelprof_marker_push(ptr @desc2)
   call void @__spinelprof_marker_pop(i32 %y)
   ret void
 }
@@ -145,7 +146,7 @@ define void @siblings() {
 ; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]]
 ; CHECK-NOT:     load
-; CHECK:         store volatile ptr @desc, ptr [[SLOT]]
+; CHECK:         store volatile ptr @desc2, ptr [[SLOT]]
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr [[STACK]]
 ; CHECK-NEXT:    store volatile i32 [[X]], ptr [[STACK]]
 ; CHECK-NEXT:    ret void

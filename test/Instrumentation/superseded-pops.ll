@@ -9,6 +9,7 @@
 ; RUN: %opt -load-pass-plugin %plugin -passes=spinelprof-lower-markers -S %s | FileCheck %s
 
 @desc = private constant i8 0
+@desc2 = private constant i8 0
 
 declare i32 @__spinelprof_marker_push(ptr)
 declare void @__spinelprof_marker_pop(i32)
@@ -60,7 +61,7 @@ define void @siblings() {
   %b = call i32 @__spinelprof_marker_push(ptr @desc)
   call void @work()
   call void @__spinelprof_marker_pop(i32 %b)
-  %c = call i32 @__spinelprof_marker_push(ptr @desc)
+  %c = call i32 @__spinelprof_marker_push(ptr @desc2)
   call void @work()
   call void @__spinelprof_marker_pop(i32 %c)
   call void @work()
@@ -70,7 +71,7 @@ define void @siblings() {
 ; CHECK-LABEL: define void @siblings(
 ; CHECK:         call void @work()
 ; CHECK-NOT:     store volatile i32
-; CHECK:         store volatile ptr @desc, ptr
+; CHECK:         store volatile ptr @desc2, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
 ; CHECK-NEXT:    call void @work()
 ; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
@@ -86,7 +87,7 @@ entry:
   call void @__spinelprof_marker_pop(i32 %b)
   br label %next
 next:
-  %d = call i32 @__spinelprof_marker_push(ptr @desc)
+  %d = call i32 @__spinelprof_marker_push(ptr @desc2)
   call void @__spinelprof_marker_pop(i32 %d)
   br i1 %c, label %left, label %right
 left:
@@ -102,7 +103,7 @@ right:
 ; CHECK:         br label %next
 ; CHECK:       next:
 ; CHECK-NOT:     store
-; CHECK:         store volatile ptr @desc, ptr
+; CHECK:         store volatile ptr @desc2, ptr
 ; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
 ; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
 ; CHECK-NEXT:    store volatile i32 [[B]], ptr
@@ -189,7 +190,7 @@ define void @pops_then_push() {
   call void @work()
   call void @__spinelprof_marker_pop(i32 %c)
   call void @__spinelprof_marker_pop(i32 %b)
-  %e = call i32 @__spinelprof_marker_push(ptr @desc)
+  %e = call i32 @__spinelprof_marker_push(ptr @desc2)
   call void @work()
   call void @__spinelprof_marker_pop(i32 %e)
   call void @work()
@@ -202,7 +203,7 @@ define void @pops_then_push() {
 ; CHECK-NEXT:    store volatile i32 [[C]], ptr
 ; CHECK-NEXT:    %spinelprof.slot5 = getelementptr inbounds ptr, ptr %spinelprof.slot, i32 1
 ; CHECK-NEXT:    %spinelprof.next6 = add i32 %a, 2
-; CHECK-NEXT:    store volatile ptr @desc, ptr %spinelprof.slot5
+; CHECK-NEXT:    store volatile ptr @desc2, ptr %spinelprof.slot5
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next6, ptr
 ; CHECK-NEXT:    call void @work()
 
@@ -305,3 +306,73 @@ define void @push_chain_budget(i32 %x) {
 ; CHECK-NOT:     store volatile
 ; CHECK:         store volatile ptr @desc, ptr %spinelprof.slot3,
 ; CHECK-NEXT:    store volatile i32 %spinelprof.next4, ptr
+
+; `b = rs.vdot(d); c = rs.vdot(rs)` inlined: the first frame's pop goes
+; (the second pushes in its slot), and the second, the same descriptor in
+; the same slot, stores nothing: the slot and the depth are as the first
+; left them (SupersededPops.h, repeatedPushes).
+define void @repeated(i32 %x) {
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  %b = call i32 @__spinelprof_marker_push(ptr @desc2)
+  %y = add i32 %x, 1
+  call void @__spinelprof_marker_pop(i32 %b)
+  %c = call i32 @__spinelprof_marker_push(ptr @desc2)
+  %z = mul i32 %y, 3
+  call void @__spinelprof_marker_pop(i32 %c)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @repeated(
+; CHECK:         call void @work()
+; CHECK-NEXT:    [[SLOT:%.*]] = getelementptr inbounds ptr, ptr %spinelprof.slot, i32 1
+; CHECK-NEXT:    [[NEXT:%.*]] = add i32 %a, 2
+; CHECK-NEXT:    store volatile ptr @desc2, ptr [[SLOT]]
+; CHECK-NEXT:    store volatile i32 [[NEXT]], ptr
+; CHECK-NEXT:    %y = add i32 %x, 1
+; CHECK-NEXT:    %z = mul i32 %y, 3
+; CHECK-NEXT:    [[B:%.*]] = add i32 %a, 1
+; CHECK-NEXT:    store volatile i32 [[B]], ptr
+; CHECK-NEXT:    call void @work()
+; CHECK-NEXT:    store volatile i32 %a, ptr
+; CHECK-NEXT:    ret void
+
+; Stored again where the first frame's pop stays (a call between) or
+; where another path reaches the push (the slot may hold anything there).
+define void @repeated_kept(i1 %p) {
+entry:
+  %a = call i32 @__spinelprof_marker_push(ptr @desc)
+  call void @work()
+  %b = call i32 @__spinelprof_marker_push(ptr @desc2)
+  call void @__spinelprof_marker_pop(i32 %b)
+  call void @work()
+  %c = call i32 @__spinelprof_marker_push(ptr @desc2)
+  call void @__spinelprof_marker_pop(i32 %c)
+  call void @work()
+  br i1 %p, label %left, label %join
+left:
+  %d = call i32 @__spinelprof_marker_push(ptr @desc2)
+  call void @__spinelprof_marker_pop(i32 %d)
+  br label %join
+join:
+  %e = call i32 @__spinelprof_marker_push(ptr @desc2)
+  call void @__spinelprof_marker_pop(i32 %e)
+  call void @work()
+  call void @__spinelprof_marker_pop(i32 %a)
+  ret void
+}
+; CHECK-LABEL: define void @repeated_kept(
+; CHECK:         call void @work()
+; CHECK:         store volatile ptr @desc2, ptr
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK:         store volatile i32 {{%.*}}, ptr
+; CHECK-NEXT:    call void @work()
+; CHECK:         store volatile ptr @desc2, ptr
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK:       left:
+; CHECK:         store volatile ptr @desc2, ptr
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
+; CHECK:       join:
+; CHECK:         store volatile ptr @desc2, ptr
+; CHECK-NEXT:    store volatile i32 {{%.*}}, ptr
