@@ -103,10 +103,11 @@ llvm::DenseMap<llvm::CallBase *, llvm::CallBase *>
 pairedSlotStores(llvm::ArrayRef<llvm::CallBase *> Pushes,
                  const StaticDepths &Static);
 
-/// The pushes of a function (before lowering) that need no store at all: the marker before each, on its only path, is a pop in
-/// \p Dropped (supersededPops) of a push of the same constant descriptor
-/// in the same slot, so the slot holds that descriptor still and the
-/// depth is the one this push would store (`b = rs.vdot(d); c =
+/// The pushes of a function (before lowering) that need no store at all:
+/// the marker before each, on its only path, is a pop in \p Dropped
+/// (supersededPops) of a push of the same constant descriptor in the same
+/// slot, so the slot holds that descriptor still and the depth is the one
+/// this push would store (`b = rs.vdot(d); c =
 /// rs.vdot(rs)` inlined: the first `vdot`'s pop went, and the second
 /// finds its frame as the first left it). Nothing else writes a slot
 /// below the depth while its frame is open.
