@@ -107,10 +107,10 @@ pairedSlotStores(llvm::ArrayRef<llvm::CallBase *> Pushes,
 /// the marker before each, on its only path, is a pop in \p Dropped
 /// (supersededPops) of a push of the same constant descriptor in the same
 /// slot, so the slot holds that descriptor still and the depth is the one
-/// this push would store (`b = rs.vdot(d); c =
-/// rs.vdot(rs)` inlined: the first `vdot`'s pop went, and the second
-/// finds its frame as the first left it). Nothing else writes a slot
-/// below the depth while its frame is open.
+/// this push would store (`b = rs.vdot(d); c = rs.vdot(rs)` inlined: the
+/// first `vdot`'s pop went, and the second finds its frame as the first
+/// left it). Nothing else writes a slot below the depth while its frame
+/// is open.
 llvm::SmallPtrSet<llvm::CallBase *, 8>
 repeatedPushes(const llvm::SmallPtrSetImpl<llvm::CallBase *> &Dropped,
                const StaticDepths &Static);

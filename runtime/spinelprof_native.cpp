@@ -137,6 +137,12 @@ struct PendingRange {
   uint8_t Global;  // STB_GLOBAL or STB_WEAK: preferred among aliases
 };
 
+/// A symbol's or segment's size as a pending range keeps it (no function
+/// or segment comes near 4 GiB).
+uint32_t clampedSize(uint64_t Size) {
+  return Size > UINT32_MAX ? UINT32_MAX : uint32_t(Size);
+}
+
 /// An object's path and build-id in the pool, and its bias, for its
 /// segments.
 struct PendingObject {
@@ -323,7 +329,7 @@ bool addSymbol(Builder &B, const SymbolTable &T, const ElfW(Sym) &S,
   if (!R)
     return false;
   R->Start = Base + S.st_value;
-  R->Size = S.st_size > UINT32_MAX ? UINT32_MAX : uint32_t(S.st_size);
+  R->Size = clampedSize(S.st_size);
   R->File = int32_t(File);
   R->Object = 0;
   unsigned Binding = ELF64_ST_BIND(S.st_info);
@@ -413,7 +419,7 @@ bool addSegments(Builder &B, const struct dl_phdr_info *Info,
     if (!S)
       return false;
     S->Start = Info->dlpi_addr + P.p_vaddr;
-    S->Size = P.p_memsz > UINT32_MAX ? UINT32_MAX : uint32_t(P.p_memsz);
+    S->Size = clampedSize(P.p_memsz);
     S->File = int32_t(Object.File);
     S->Object = Object.Index;
     S->Global = 1;

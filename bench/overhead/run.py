@@ -172,6 +172,12 @@ def timed_rusage(cmd, env=None, cwd=None, rss=True):
     return wall, ru.ru_utime + ru.ru_stime, rss, out
 
 
+def rotated(variants, rnd):
+    """The variants in round rnd's order: each round starts one later, so
+    no variant always runs first (or right after another)."""
+    return variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+
+
 def median(xs):
     return statistics.median(xs) if xs else float('nan')
 
@@ -415,7 +421,7 @@ class Bench:
             log('round %d/%d' % (rnd + 1, self.args.rounds))
             for prog in progs:
                 arg = PROGRAMS[prog][1 if self.args.quick else 0]
-                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+                order = rotated(variants, rnd)
                 for v in order:
                     wall, cpu, rss, out = timed_rusage([self.binary(prog, v), arg],
                                                        env=self.run_env(v), cwd=self.path('run'))
@@ -608,7 +614,7 @@ class Bench:
         runs = 20 if self.args.quick else 300
         walls = {v: [] for v in variants}
         for rnd in range(runs):
-            order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+            order = rotated(variants, rnd)
             for v in order:
                 wall = timed_rusage([self.binary('fib', v), '1'], env=self.run_env(v),
                                     cwd=self.path('run'), rss=False)[0]
@@ -882,7 +888,7 @@ class Bench:
             loads.append(os.getloadavg()[0])
             log('spinel round %d/%d (load %.2f)' % (rnd + 1, rounds, loads[-1]))
             for p, args in progs:
-                order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
+                order = rotated(variants, rnd)
                 for v in order:
                     w, c, s, digest = self.spinel_run(p, v, args, placements[rnd])
                     results[(p, v)].append((w, c, s))
