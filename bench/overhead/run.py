@@ -85,18 +85,20 @@ LEVER_VARIANTS = ['pushleaves', 'all', 'lean', 'late', 'le', 'notail', 'atomic',
 # clang-19 -O2 on a 2-core machine of 2026 (the default sizes of some run
 # 2-20 ms, where the fixed cost per run is all one measures). File in
 # $SPINEL_HOME/benchmark, full-size arguments, --quick arguments (None: not
-# run with --quick).
+# run with --quick), and the arguments under --callgrind (valgrind runs a
+# program ~50x slower; a tenth of the work or less, where the code's share
+# of instructions is the same).
 SPINEL_BENCHMARKS = [
-    ('json_parse.rb', [], None),
-    ('nqueens.rb', [], None),
-    ('bm_binary_trees.rb', ['16'], []),
-    ('bm_ao_render.rb', ['96'], None),
-    ('bm_nbody.rb', ['5000000'], []),
-    ('bm_spectral_norm.rb', ['3000'], None),
-    ('bm_fasta.rb', ['500000'], []),
-    ('bm_huffman.rb', ['10000000'], None),
-    ('template.rb', [], None),
-    ('bm_gcbench.rb', [], None),
+    ('json_parse.rb', [], None, []),
+    ('nqueens.rb', [], None, []),
+    ('bm_binary_trees.rb', ['16'], [], ['14']),
+    ('bm_ao_render.rb', ['96'], None, ['24']),
+    ('bm_nbody.rb', ['5000000'], [], ['500000']),
+    ('bm_spectral_norm.rb', ['3000'], None, ['400']),
+    ('bm_fasta.rb', ['500000'], [], ['100000']),
+    ('bm_huffman.rb', ['10000000'], None, ['1000000']),
+    ('template.rb', [], None, []),
+    ('bm_gcbench.rb', [], None, []),
 ]
 # The Spinel part's variants: plain (Spinel's driver with clang), gperftools
 # (the plain build linked with -lprofiler, CPUPROFILE_FREQUENCY=1000), and
@@ -309,6 +311,7 @@ class Bench:
                          if not k.startswith(('SPINEL_PROFILE', 'CPUPROFILE'))}
         self.gperftools = False
         self.gp_hz = 0
+        self.callgrind_args = {}
 
     def cached_clang(self):
         cache = os.path.join(self.build, 'CMakeCache.txt')
@@ -791,6 +794,10 @@ class Bench:
             print('\n(no Spinel benchmark to run: --quick runs only those with quick '
                   'arguments in SPINEL_BENCHMARKS, --only picks among them)')
             return
+        if self.args.callgrind:
+            self.spinel_instructions(progs, shifts[0])
+        if self.args.rounds == 0:
+            return
         variants = self.spinel_variants()
         wants_gp = any(v.endswith('ongp') or v == 'gperftools' for v in variants)
         self.gp_hz = (self.gperftools_rate(progs, shifts[0])
@@ -822,7 +829,7 @@ class Bench:
         quick = self.args.quick
         only = self.args.only.split(',') if self.args.only else None
         benches = []
-        for rb_name, full, quick_args in SPINEL_BENCHMARKS:
+        for rb_name, full, quick_args, callgrind_args in SPINEL_BENCHMARKS:
             if (quick and quick_args is None) or (only and rb_name[:-3] not in only):
                 continue
             rb = os.path.join(home, 'benchmark', rb_name)
@@ -830,6 +837,7 @@ class Bench:
                 log('spinel: %s not found: skipped' % rb)
                 continue
             benches.append((rb_name[:-3], rb, quick_args if quick else full))
+            self.callgrind_args[rb_name[:-3]] = quick_args if quick else callgrind_args
         return benches
 
     def build_spinel(self, spinel, benches, shifts):
@@ -857,6 +865,49 @@ class Bench:
                 print('\n(warning: %s was relinked while the benchmarks were being built)' % b)
         log('built %d Spinel benchmarks in %s' % (len(progs), self.path('spinel')))
         return progs
+
+    def spinel_instructions(self, progs, shift):
+        """--callgrind: each benchmark's instructions (callgrind, at the
+        callgrind sizes, sampling off) in plain and each spinel-prof build:
+        what frames add, deterministic where wall time cannot separate two
+        builds."""
+        if not shutil.which('valgrind'):
+            print('\n(valgrind not installed: no instruction counts)')
+            return
+        builds = ['plain', 'prof'] + (['base'] if self.baseline_tool else [])
+        labels = {'prof': 'build', 'base': 'base'}
+        print("\n## Spinel's benchmarks: instructions (callgrind, sampling off)\n")
+        print('Each build\'s instructions and what frames add over plain (`SPINEL_PROFILE=0`; '
+              'deterministic: the same binary and arguments count the same to within tens of '
+              'instructions).\n')
+        print('| benchmark | arguments | plain |' + ''.join(' %s |' % labels[b] for b in builds[1:]))
+        print('|---|---|---|' + '---|' * (len(builds) - 1))
+        added = {b: [] for b in builds[1:]}
+        for name, _ in progs:
+            args = self.callgrind_args.get(name, [])
+            counts = {b: self.instructions(self.spinel_binary(name, b, shift), args) for b in builds}
+            row = '| %s | %s | %d |' % (name, ' '.join(args), counts['plain'])
+            for b in builds[1:]:
+                ratio = counts[b] / counts['plain']
+                added[b].append(ratio)
+                row += ' %d (%+.2f %%) |' % (counts[b], 100 * (ratio - 1))
+            print(row)
+        print('| geometric mean | | |' + ''.join(' %+.2f %% |' % (100 * (geomean(added[b]) - 1))
+                                               for b in builds[1:]))
+
+    def instructions(self, exe, args):
+        """Instructions callgrind counts in one run of EXE (profiling off:
+        under valgrind each sample would cost ~50x more per instruction)."""
+        env = dict(self.base_env, SPINEL_PROFILE='0')
+        r = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' +
+                            self.path('spinel-run', 'callgrind.out'), exe] + args, env=env,
+                           cwd=self.path('spinel-run'), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        m = re.search(r'Collected : (\d+)', r.stderr)
+        if r.returncode != 0 or not m:
+            raise SystemExit('callgrind: %s %s failed (status %d): %s' % (
+                exe, ' '.join(args), r.returncode, r.stderr[-300:]))
+        return int(m.group(1))
 
     def gperftools_rate(self, progs, shift):
         """gperftools' delivered rate (samples / CPU s over one run of each
@@ -1105,7 +1156,9 @@ def parse_args():
     ap.add_argument('--levers', action='store_true', help='also the lever variants: all, late, le, finstr-ai')
     ap.add_argument('--baseline', metavar='DIR',
                     help='also the variant base: spinel-prof cc of the spinelprof build in DIR')
-    ap.add_argument('--callgrind', action='store_true', help='also count instructions with callgrind (quick sizes)')
+    ap.add_argument('--callgrind', action='store_true',
+                    help='also count instructions with callgrind: the programs at quick sizes, '
+                         'Spinel\'s benchmarks at their callgrind sizes (--rounds 0: counts only)')
     ap.add_argument('--only', help='comma-separated programs (and Spinel benchmarks, without .rb)')
     ap.add_argument('--variants', help='comma-separated variants instead of the default set (plain is always built); '
                     'the Spinel part runs those of its own among off, on100, on1k, ongp, gperftools '
@@ -1114,8 +1167,10 @@ def parse_args():
     args = ap.parse_args()
     if args.rounds is None:
         args.rounds = 2 if args.quick else 8
+    if args.rounds < 0 or (args.rounds == 0 and not args.callgrind):
+        ap.error('--rounds must be at least 1 (0 only with --callgrind: counts alone)')
     if args.placements is None:
-        args.placements = 1 if args.quick else 4
+        args.placements = 1 if args.quick or args.rounds == 0 else 4
     return args
 
 
@@ -1146,15 +1201,14 @@ def main():
     print_header(b, args)
     if 'programs' not in skip:
         b.build_all(progs, variants)
-        results = b.run_programs(progs, variants)
-        ratios = b.print_table('Programs', progs, variants, results)
-        b.print_targets(progs, ratios)
-        if 'on' in variants:
-            b.print_rss_size(progs, results)
-    if args.callgrind:
-        if 'programs' in skip:
-            b.build_all(progs, variants)
-        b.callgrind(progs, variants)
+        if args.rounds > 0:
+            results = b.run_programs(progs, variants)
+            ratios = b.print_table('Programs', progs, variants, results)
+            b.print_targets(progs, ratios)
+            if 'on' in variants:
+                b.print_rss_size(progs, results)
+        if args.callgrind:
+            b.callgrind(progs, variants)
     if 'micro' not in skip:
         b.callbench()
     if 'sample' not in skip:
