@@ -14,12 +14,19 @@
 //             a time (a timer interrupt and two context switches each)
 //   elsewhere the sleeping thread on the other CPU (a control: the loop's
 //             CPU sees nothing)
+//   tick      gperftools' scheme: setitimer(ITIMER_PROF) asking 1 kHz, an
+//             empty SIGPROF handler; the kernel checks the process timer
+//             on its own scheduler tick (250 Hz here), so these signals
+//             ride interrupts that happen anyway and bring none of their own
 //
 // It prints, per scheme, events per second and the added microseconds per
 // event. If "wakeup" costs what "signal" costs, the price of a sample is
 // the timer interrupt (on a VM, its exits to the hypervisor and the caches
 // and TLB refilled after them), not the signal or the handler, and no
-// arming scheme makes a sample cheaper: only fewer samples do.
+// arming scheme makes a sample cheaper: only fewer samples do. "tick" shows
+// the one way around it, and its price: instants on the tick are cheap but
+// periodic, so they alias with a periodic program (the reason the profiler
+// draws random instants; docs/performance.md, "What stands in the way").
 //
 // usage: interruptbench [MB [ITERS [ROUNDS]]]     (defaults 64 30000000 5)
 //===----------------------------------------------------------------------===//
@@ -32,12 +39,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
-enum Scheme { NONE, SIGNAL, PERIODIC, WAKEUP, ELSEWHERE, SCHEMES };
-static const char *const Names[SCHEMES] = {"none", "signal", "periodic",
-                                           "wakeup", "elsewhere"};
+enum Scheme { NONE, SIGNAL, PERIODIC, WAKEUP, ELSEWHERE, TICK, SCHEMES };
+static const char *const Names[SCHEMES] = {"none",   "signal",    "periodic",
+                                           "wakeup", "elsewhere", "tick"};
 
 static timer_t Timer;
 static uint64_t NextNs, Rng = 88172645463325252ull;
@@ -70,8 +78,14 @@ static void armNext(void) {
 static void onSignal(int Sig, siginfo_t *Info, void *Context) {
   (void)Sig, (void)Info, (void)Context;
   ++Events;
-  if (!Stop && Info->si_value.sival_int == SIGNAL)
+  if (!Stop && Sig != SIGPROF && Info->si_value.sival_int == SIGNAL)
     armNext();
+}
+
+/// Starts or stops the process CPU-time timer of "tick" (1 ms asked).
+static void setTick(long Microseconds) {
+  struct itimerval Every = {{0, Microseconds}, {0, Microseconds}};
+  setitimer(ITIMER_PROF, &Every, NULL);
 }
 
 static void *sleeper(void *Cpu) {
@@ -109,6 +123,8 @@ static double runOnce(enum Scheme S, uint64_t *Table, size_t N, long Iters,
   Events = 0;
   if (S == SIGNAL || S == PERIODIC)
     startTimer(S);
+  if (S == TICK)
+    setTick(1000);
   if (S == WAKEUP || S == ELSEWHERE)
     pthread_create(&Thread, NULL, sleeper, (void *)(intptr_t)(S == WAKEUP ? 0 : 1));
   uint64_t X = 1, Sum = 0, T0 = nowNs();
@@ -124,6 +140,8 @@ static double runOnce(enum Scheme S, uint64_t *Table, size_t N, long Iters,
   Stop = 1;
   if (S == SIGNAL || S == PERIODIC)
     timer_delete(Timer);
+  if (S == TICK)
+    setTick(0);
   if (S == WAKEUP || S == ELSEWHERE)
     pthread_join(Thread, NULL);
   *Count = Events;
@@ -156,6 +174,7 @@ int main(int Argc, char **Argv) {
   Sa.sa_sigaction = onSignal;
   Sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigaction(SIGRTMAX - 2, &Sa, NULL);
+  sigaction(SIGPROF, &Sa, NULL);
   pinTo(0);
   double Wall[SCHEMES][99];
   long Count[SCHEMES][99];
