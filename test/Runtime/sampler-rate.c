@@ -6,13 +6,16 @@
 // (each off the CPU about half the time), and for a program that keeps
 // one thread (argument 0: main burns). Samples per CPU-second of each
 // thread, checked with a margin for a loaded machine (-15 %, +20 %: check_rate.py says why); each
-// thread's samples match its CPU time. At 5 kHz the bound is -20 % (the
-// summary line may read down to 4,000), and four threads get -25 %: the
-// handler's own ~10 us per sample, more under ASan, is CPU time of the
-// thread (5 % and more at 5 kHz), instants that fall while it runs are
-// not the program's, and an instant whose signal waits for the thread to
-// be scheduled again is not a CPU sample. (A timer bound to the kernel's
-// tick gives at most 250 Hz: 5 % of 5 kHz, far below any of these.)
+// thread's samples match its CPU time. At 5 kHz the bound is -30 % (the
+// summary line may read down to 3,500), and four threads get -35 %: what
+// a sample costs the thread is time in which instants are not the
+// program's (its handler ~10 us, more under ASan; on a VM where a timer
+// interrupt costs a thread 55-70 us, bench/overhead/results/
+// 2026-12-02-tick.md, one run read 3,970: 20 % of the time at 5 kHz),
+// and an instant whose signal waits for the thread to be scheduled again
+// is not a CPU sample. (A timer bound to the kernel's tick gives at most
+// 250 Hz: 5 % of 5 kHz, far below any of these; half the rate still
+// fails.)
 //
 // UNSUPPORTED: tsan
 // (Measures the achieved rate: TSan holds signals back to its next
@@ -24,19 +27,19 @@
 // RUN: env SPINEL_PROFILE=%t/a.folded SPINEL_PROFILE_HZ=1000 %t/app 1 1600 2> %t/err1
 // RUN: %python %inputs/check_rate.py %t/a.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/b.folded SPINEL_PROFILE_HZ=5000 %t/app 1 2> %t/err2
-// RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 0.8 | FileCheck %s
+// RUN: %python %inputs/check_rate.py %t/b.sprof 5000 1 0.7 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/c.folded SPINEL_PROFILE_HZ=5000 %t/app 4 2> %t/err3
-// RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 0.75 | FileCheck %s
+// RUN: %python %inputs/check_rate.py %t/c.sprof 5000 4 0.65 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err2
 // RUN: env SPINEL_PROFILE=%t/d.folded SPINEL_PROFILE_HZ=1000 %t/app 0 1600 2> %t/err4
 // RUN: %python %inputs/check_rate.py %t/d.sprof 1000 1 | FileCheck %s
 // RUN: env SPINEL_PROFILE=%t/e.folded SPINEL_PROFILE_HZ=5000 %t/app 0 2> %t/err5
-// RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 0.8 | FileCheck %s
+// RUN: %python %inputs/check_rate.py %t/e.sprof 5000 1 0.7 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t/err5
 //
 // CHECK: rate ok
 // CHECK-NEXT: threads ok
-// ERR: spinelprof: {{[0-9]+}} samples (5000 Hz requested, {{4[0-9][0-9][0-9]|5[0-9][0-9][0-9]}} Hz achieved), 0 dropped
+// ERR: spinelprof: {{[0-9]+}} samples (5000 Hz requested, {{3[5-9][0-9][0-9]|[45][0-9][0-9][0-9]}} Hz achieved), 0 dropped
 #include "manual_frames.h"
 #include <pthread.h>
 #include <stdlib.h>
