@@ -68,12 +68,41 @@ constexpr char NativePrefix[] = "[native] ";
 constexpr size_t NativePrefixLength = sizeof(NativePrefix) - 1;
 constexpr size_t MaxNativeNameLength = 246;
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14
+#endif
+
+/// How far ahead of what a buffer uses it is populated at most.
+constexpr size_t MaxPopulateAhead = size_t(1) << 16;
+
 /// A byte buffer in anonymous memory, grown with mremap. Start-up only.
+/// Its pages are populated a run at a time (MADV_POPULATE_WRITE) before
+/// they are written: on a VM a page's first-write fault can cost ~10 us,
+/// populating it ~4 (the table touches ~120 pages;
+/// bench/overhead/results/2026-12-02-startup-faults.md).
 struct Buffer {
   char *Data = nullptr;
   size_t Size = 0;
   size_t Capacity = 0;
+  size_t Populated = 0; // bytes from Data, a multiple of the page size
   bool Failed = false;
+
+  /// Populates the pages up to Needed bytes, and up to as many again as
+  /// are populated already (at most MaxPopulateAhead) for the appends to
+  /// come. Where the kernel cannot, the pages fault in when written.
+  void populateTo(size_t Needed) {
+    if (Needed <= Populated)
+      return;
+    size_t Page = size_t(getpagesize());
+    size_t End = (Needed + Page - 1) / Page * Page;
+    size_t Ahead = Populated < MaxPopulateAhead ? Populated : MaxPopulateAhead;
+    if (End < Populated + Ahead)
+      End = Populated + Ahead;
+    if (End > Capacity)
+      End = Capacity;
+    madvise(Data + Populated, End - Populated, MADV_POPULATE_WRITE);
+    Populated = End;
+  }
 
   void *grow(size_t Bytes) {
     if (Failed)
@@ -92,6 +121,7 @@ struct Buffer {
       Data = static_cast<char *>(P);
       Capacity = NewCapacity;
     }
+    populateTo(Size + Bytes);
     void *At = Data + Size;
     Size += Bytes;
     return At;
