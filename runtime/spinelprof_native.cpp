@@ -77,8 +77,8 @@ constexpr size_t MaxPopulateAhead = size_t(1) << 16;
 
 /// A byte buffer in anonymous memory, grown with mremap. Start-up only.
 /// Its pages are populated a run at a time (MADV_POPULATE_WRITE) before
-/// they are written: on a VM a page's first-write fault can cost ~10 us,
-/// populating it ~4 (the table touches ~120 pages;
+/// they are written: on a VM a page's first write can cost ~12 us, ~6
+/// when populated first (the table writes ~130 pages;
 /// bench/overhead/results/2026-12-02-startup-faults.md).
 struct Buffer {
   char *Data = nullptr;
