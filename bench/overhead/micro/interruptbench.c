@@ -22,11 +22,12 @@
 // It prints, per scheme, events per second and the added microseconds per
 // event. If "wakeup" costs what "signal" costs, the price of a sample is
 // the timer interrupt (on a VM, its exits to the hypervisor and the caches
-// and TLB refilled after them), not the signal or the handler, and no
-// arming scheme makes a sample cheaper: only fewer samples do. "tick" shows
-// the one way around it, and its price: instants on the tick are cheap but
-// periodic, so they alias with a periodic program (the reason the profiler
-// draws random instants; docs/performance.md, "What stands in the way").
+// and TLB refilled after them; as much at 2 MB as at 64 MB, mostly the
+// former), not the signal or the handler, and no arming scheme off the
+// tick makes a sample cheaper: only fewer samples do. "tick" shows the
+// one way around it, and its price: instants on the tick are cheap but
+// lock in phase with a program of 4 ms periods (the reason the profiler
+// draws random instants; docs/design.md, "Why not the alternatives").
 //
 // usage: interruptbench [MB [ITERS [ROUNDS]]]     (defaults 64 30000000 5)
 //===----------------------------------------------------------------------===//
